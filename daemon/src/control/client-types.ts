@@ -1,0 +1,43 @@
+// Types shared with the consoles. Plain data only: no Node types may leak into this file,
+// because the web console (DOM-only tsconfig) imports it.
+
+export type ComponentState = 'registered' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
+
+export interface ComponentStatus {
+  name: string;
+  state: ComponentState;
+  /** ISO time of the last state change. */
+  since: string;
+  /** Human detail, e.g. the listen address or the error that failed the component. */
+  detail: string | null;
+}
+
+export const DAEMON_MODES = ['all', 'gateway', 'cds', 'callback-worker', 'ingest-worker', 'retention-worker'] as const;
+export type DaemonMode = (typeof DAEMON_MODES)[number];
+
+export interface SystemStatus {
+  version: string;
+  mode: DaemonMode;
+  pid: number;
+  /** ISO time the daemon started. */
+  startedAt: string;
+  uptimeSeconds: number;
+  /** Identifies this daemon process; changes on every restart. */
+  bootId: string;
+  store: { kind: 'sqlite' | 'postgres'; location: string; schemaVersion: number };
+  components: ComponentStatus[];
+}
+
+export type DaemonEventType = 'daemon.started' | 'daemon.stopping' | 'component.state' | 'log';
+
+export interface DaemonEvent {
+  /** `<bootId>:<seq>`; pass the last one seen as `lastEventId` to resume. */
+  id: string;
+  type: DaemonEventType;
+  /** ISO time. */
+  at: string;
+  level: 'info' | 'warn' | 'error';
+  message: string;
+  /** Set for component.state events. */
+  component?: ComponentStatus;
+}

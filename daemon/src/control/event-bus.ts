@@ -1,0 +1,82 @@
+import { EventEmitter, on } from 'node:events';
+import type { DaemonEvent, DaemonEventType } from './client-types.js';
+
+export interface PublishInput {
+  type: DaemonEventType;
+  level?: DaemonEvent['level'];
+  message: string;
+  component?: DaemonEvent['component'];
+}
+
+/**
+ * Daemon-wide event stream feeding `system.events`. Keeps the last `capacity` events so a
+ * console that reconnects with its last event id gets what it missed.
+ */
+export class EventBus {
+  readonly #emitter = new EventEmitter();
+  readonly #buffer: DaemonEvent[] = [];
+  #seq = 0;
+
+  constructor(
+    readonly bootId: string,
+    private readonly capacity = 500,
+  ) {
+    this.#emitter.setMaxListeners(0);
+  }
+
+  publish(input: PublishInput): DaemonEvent {
+    this.#seq += 1;
+    const event: DaemonEvent = {
+      id: `${this.bootId}:${this.#seq}`,
+      type: input.type,
+      at: new Date().toISOString(),
+      level: input.level ?? 'info',
+      message: input.message,
+      ...(input.component ? { component: input.component } : {}),
+    };
+    this.#buffer.push(event);
+    if (this.#buffer.length > this.capacity) this.#buffer.shift();
+    this.#emitter.emit('event', event);
+    return event;
+  }
+
+  /**
+   * Events after `lastEventId`. An id from another boot (the daemon restarted) or one that
+   * fell out of the buffer replays everything still buffered.
+   */
+  since(lastEventId: string | null | undefined): DaemonEvent[] {
+    if (!lastEventId) return [];
+    const [boot, seqText] = lastEventId.split(':');
+    const seq = Number(seqText);
+    if (boot !== this.bootId || !Number.isInteger(seq)) return [...this.#buffer];
+    return this.#buffer.filter((e) => Number(e.id.slice(this.bootId.length + 1)) > seq);
+  }
+
+  /** Buffered events after `lastEventId`, then live ones, until `signal` aborts. */
+  async *stream(lastEventId: string | null | undefined, signal: AbortSignal | undefined): AsyncGenerator<DaemonEvent> {
+    // Subscribe before reading the backlog so nothing published in between is lost.
+    const live = on(this.#emitter, 'event', signal ? { signal } : {});
+    const backlog = this.since(lastEventId);
+    let lastSeq = backlog.length > 0 ? seqOf(backlog[backlog.length - 1]!.id) : seqOf(lastEventId, this.bootId);
+    for (const event of backlog) yield event;
+    try {
+      for await (const [event] of live) {
+        const e = event as DaemonEvent;
+        if (seqOf(e.id) <= lastSeq) continue;
+        lastSeq = seqOf(e.id);
+        yield e;
+      }
+    } catch (error) {
+      if (signal?.aborted) return;
+      throw error;
+    }
+  }
+}
+
+function seqOf(id: string | null | undefined, bootId?: string): number {
+  if (!id) return 0;
+  const [boot, seq] = id.split(':');
+  if (bootId !== undefined && boot !== bootId) return 0;
+  const n = Number(seq);
+  return Number.isInteger(n) ? n : 0;
+}

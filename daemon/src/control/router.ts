@@ -1,0 +1,10 @@
+import { systemRouter } from './system-router.js';
+import { router } from './trpc.js';
+
+export const appRouter = router({
+  system: systemRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export type * from './client-types.js';
+export { DAEMON_MODES } from './client-types.js';

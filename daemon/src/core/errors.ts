@@ -1,0 +1,44 @@
+/** Base of every error Portico raises on purpose: a stable `code`, callers branch on it. */
+export class PorticoError extends Error {
+  override name = 'PorticoError';
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Bad command line: printed with the usage and exit status 2. */
+export class UsageError extends PorticoError {
+  override name = 'UsageError';
+  constructor(
+    message: string,
+    readonly usage?: string,
+  ) {
+    super('usage', message);
+  }
+}
+
+/** A component could not start; the daemon stops and exits 1. */
+export class StartupError extends PorticoError {
+  override name = 'StartupError';
+  constructor(
+    readonly component: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('startup_failed', `${component}: ${message}`, options);
+  }
+}
+
+/** Turns a listen error into words an operator can act on. */
+export function describeListenError(error: unknown, what: string, addr: string, envVar: string): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') return `cannot listen on ${addr}: address already in use (is another Portico running? set ${envVar} to another address)`;
+  if (code === 'EACCES') return `cannot listen on ${addr}: permission denied (ports below 1024 need privileges; set ${envVar})`;
+  if (code === 'EADDRNOTAVAIL') return `cannot listen on ${addr}: address not available on this machine (set ${envVar})`;
+  if (code === 'ENOTFOUND') return `cannot listen on ${addr}: host name not found (set ${envVar})`;
+  return `${what} cannot listen on ${addr}: ${error instanceof Error ? error.message : String(error)}`;
+}
