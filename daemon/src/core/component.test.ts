@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ComponentHost, type Component } from './component.js';
+import { StartupError } from './errors.js';
+import { Logger } from './logger.js';
+
+const quiet = new Logger({ sink: { write: () => {} } });
+
+function recorder(log: string[], name: string, opts: { failStart?: boolean; stopMs?: number } = {}): Component {
+  return {
+    name,
+    async start() {
+      if (opts.failStart) throw new Error('port 9901 in use');
+      log.push(`start ${name}`);
+    },
+    async stop() {
+      if (opts.stopMs) await new Promise((r) => setTimeout(r, opts.stopMs));
+      log.push(`stop ${name}`);
+    },
+  };
+}
+
+describe('ComponentHost', () => {
+  it('starts in order and stops in reverse order', async () => {
+    const log: string[] = [];
+    const host = new ComponentHost(quiet);
+    for (const n of ['store', 'control', 'gateway']) host.register(recorder(log, n));
+    await host.startAll();
+    expect(host.statuses().map((s) => s.state)).toEqual(['running', 'running', 'running']);
+    expect(await host.stopAll(1000)).toBe(true);
+    expect(log).toEqual(['start store', 'start control', 'start gateway', 'stop gateway', 'stop control', 'stop store']);
+  });
+
+  it('names the component that failed to start and stops the others', async () => {
+    const log: string[] = [];
+    const host = new ComponentHost(quiet);
+    host.register(recorder(log, 'store'));
+    host.register(recorder(log, 'control', { failStart: true }));
+    host.register(recorder(log, 'gateway'));
+    const error = await host.startAll().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StartupError);
+    expect((error as StartupError).message).toBe('control: port 9901 in use');
+    expect(log).toEqual(['start store', 'stop store']);
+    expect(host.statuses().map((s) => `${s.name}=${s.state}`)).toEqual(['store=stopped', 'control=failed', 'gateway=registered']);
+  });
+
+  it('reports a stop that outlives the timeout', async () => {
+    const host = new ComponentHost(quiet);
+    host.register(recorder([], 'slow', { stopMs: 200 }));
+    await host.startAll();
+    expect(await host.stopAll(20)).toBe(false);
+    expect(host.statuses()[0]?.state).toBe('failed');
+  });
+
+  it('tells listeners about every state change', async () => {
+    const host = new ComponentHost(quiet);
+    const seen: string[] = [];
+    host.onStateChange((s) => seen.push(`${s.name}:${s.state}`));
+    host.register(recorder([], 'store'));
+    await host.startAll();
+    await host.stopAll(100);
+    expect(seen).toEqual(['store:starting', 'store:running', 'store:stopping', 'store:stopped']);
+  });
+});

@@ -1,0 +1,106 @@
+import type { ComponentState, ComponentStatus } from '../control/client-types.js';
+import { StartupError } from './errors.js';
+import type { Logger } from './logger.js';
+
+/** A part of the daemon with a lifecycle; main wires them, none reaches into another. */
+export interface Component {
+  readonly name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Where it listens or what it holds, shown in status; read after start. */
+  describe?(): string | null;
+}
+
+export type StateListener = (status: ComponentStatus) => void;
+
+interface Entry {
+  component: Component;
+  status: ComponentStatus;
+}
+
+/**
+ * Starts components in registration order and stops them in reverse. A component that fails
+ * to start stops the ones already running and surfaces as a StartupError naming it.
+ */
+export class ComponentHost {
+  readonly #entries: Entry[] = [];
+  readonly #listeners: StateListener[] = [];
+
+  constructor(private readonly logger: Logger) {}
+
+  register(component: Component): void {
+    if (this.#entries.some((e) => e.component.name === component.name)) {
+      throw new Error(`component '${component.name}' registered twice`);
+    }
+    this.#entries.push({ component, status: { name: component.name, state: 'registered', since: new Date().toISOString(), detail: null } });
+  }
+
+  onStateChange(listener: StateListener): void {
+    this.#listeners.push(listener);
+  }
+
+  statuses(): ComponentStatus[] {
+    return this.#entries.map((e) => ({ ...e.status }));
+  }
+
+  async startAll(): Promise<void> {
+    for (const entry of this.#entries) {
+      this.#set(entry, 'starting', null);
+      try {
+        await entry.component.start();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.#set(entry, 'failed', message);
+        await this.stopAll(Number.POSITIVE_INFINITY);
+        throw error instanceof StartupError ? error : new StartupError(entry.component.name, message, { cause: error });
+      }
+      this.#set(entry, 'running', entry.component.describe?.() ?? null);
+    }
+  }
+
+  /** Stops running components in reverse order; resolves false when the timeout ran out. */
+  async stopAll(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (const entry of [...this.#entries].reverse()) {
+      if (entry.status.state !== 'running' && entry.status.state !== 'starting') continue;
+      this.#set(entry, 'stopping', entry.status.detail);
+      const remaining = deadline - Date.now();
+      try {
+        const stopped = await withTimeout(entry.component.stop(), remaining);
+        if (!stopped) {
+          this.#set(entry, 'failed', `did not stop within ${timeoutMs} ms`);
+          this.logger.error('component did not stop in time', { component: entry.component.name, timeout_ms: timeoutMs });
+          return false;
+        }
+        this.#set(entry, 'stopped', null);
+      } catch (error) {
+        this.#set(entry, 'failed', error instanceof Error ? error.message : String(error));
+        this.logger.error('component failed to stop', { component: entry.component.name, error });
+      }
+    }
+    return true;
+  }
+
+  #set(entry: Entry, state: ComponentState, detail: string | null): void {
+    entry.status = { name: entry.component.name, state, since: new Date().toISOString(), detail };
+    const level = state === 'failed' ? 'error' : 'info';
+    this.logger.log(level, `component ${state}`, { component: entry.component.name, ...(detail ? { detail } : {}) });
+    for (const listener of this.#listeners) listener({ ...entry.status });
+  }
+}
+
+async function withTimeout(promise: Promise<void>, ms: number): Promise<boolean> {
+  if (!Number.isFinite(ms)) {
+    await promise;
+    return true;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,117 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Mutex } from './mutex.js';
+import type { Queryable, SqlValue, Store } from './types.js';
+
+export interface SqliteStoreOptions {
+  file: string;
+  busyTimeoutMs?: number;
+}
+
+/**
+ * SQLite through better-sqlite3: one connection, WAL, foreign keys on. Calls are synchronous
+ * underneath; a mutex keeps a transaction's statements from interleaving with other callers.
+ */
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  readonly location: string;
+  readonly #db: Database.Database;
+  readonly #lock: Mutex;
+  readonly #direct: Queryable;
+
+  constructor({ file, busyTimeoutMs = 5000 }: SqliteStoreOptions) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.location = file;
+    this.#lock = lockFor(file);
+    this.#db = new Database(file, { timeout: busyTimeoutMs });
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('synchronous = NORMAL');
+    this.#db.pragma('foreign_keys = ON');
+    this.#db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+    this.#direct = connectionQueries(this.#db);
+  }
+
+  /** PRAGMA value, for tests and status. */
+  pragma(name: string): unknown {
+    return this.#db.pragma(name, { simple: true });
+  }
+
+  all<T extends object>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    return this.#lock.run(() => this.#direct.all<T>(sql, params));
+  }
+  get<T extends object>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    return this.#lock.run(() => this.#direct.get<T>(sql, params));
+  }
+  run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }> {
+    return this.#lock.run(() => this.#direct.run(sql, params));
+  }
+  exec(sql: string): Promise<void> {
+    return this.#lock.run(() => this.#direct.exec(sql));
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#lock.run(async () => {
+      // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading.
+      this.#db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(this.#direct);
+        this.#db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#lock.run(() => {
+      if (!this.#db.open) return;
+      this.#db.close();
+      if (this.location !== ':memory:') releaseLock(this.location);
+    });
+  }
+}
+
+// A connection blocks the thread while it waits for SQLite's lock, so two connections to one
+// file in one process would deadlock: the holder could never run again. They share a mutex.
+const fileLocks = new Map<string, { mutex: Mutex; users: number }>();
+
+function lockFor(file: string): Mutex {
+  if (file === ':memory:') return new Mutex();
+  const key = resolve(file);
+  const entry = fileLocks.get(key) ?? { mutex: new Mutex(), users: 0 };
+  entry.users += 1;
+  fileLocks.set(key, entry);
+  return entry.mutex;
+}
+
+function releaseLock(file: string): void {
+  const key = resolve(file);
+  const entry = fileLocks.get(key);
+  if (entry && --entry.users === 0) fileLocks.delete(key);
+}
+
+function connectionQueries(db: Database.Database): Queryable {
+  return {
+    async all<T extends object>(sql: string, params: readonly SqlValue[] = []) {
+      return db.prepare(sql).all(...bind(params)) as T[];
+    },
+    async get<T extends object>(sql: string, params: readonly SqlValue[] = []) {
+      return db.prepare(sql).get(...bind(params)) as T | undefined;
+    },
+    async run(sql: string, params: readonly SqlValue[] = []) {
+      const result = db.prepare(sql).run(...bind(params));
+      return { changes: result.changes };
+    },
+    async exec(sql: string) {
+      db.exec(sql);
+    },
+  };
+}
+
+/** better-sqlite3 refuses booleans; SQLite has none, so store them as 0/1. */
+function bind(params: readonly SqlValue[]): unknown[] {
+  return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+}
