@@ -1,0 +1,94 @@
+import type { DaemonEvent } from '@portico/daemon/control';
+import { useEffect, useReducer, useRef, useState } from 'react';
+import { connectControl, type ControlClient } from '../api/control-client';
+import { coalescedTask } from './coalesced-task';
+import { initialLiveState, liveReducer, type LiveState } from './live-state';
+
+/**
+ * The event bus replays everything it still buffers for an id from another boot
+ * (daemon/src/control/event-bus.ts), which is how a fresh dashboard gets recent events.
+ */
+const REPLAY_BUFFERED_EVENTS = 'dashboard:0';
+
+/** Event types after which `system.status` reads differently; log lines do not change it. */
+const STATUS_CHANGING_EVENTS: ReadonlySet<DaemonEvent['type']> = new Set(['daemon.started', 'daemon.stopping', 'component.state']);
+
+export interface LiveDaemon {
+  live: LiveState;
+  client: ControlClient | null;
+}
+
+/**
+ * One control connection for the logged-in tab: fetches the status, follows `system.events`,
+ * and refetches the status whenever the subscription (re)starts or an event changes it.
+ * `onRefused` runs when the daemon answers 401 (the token is no longer accepted).
+ */
+export function useLiveDaemon(token: string, onRefused: () => void): LiveDaemon {
+  const [live, dispatch] = useReducer(liveReducer, initialLiveState);
+  const [client, setClient] = useState<ControlClient | null>(null);
+  const onRefusedRef = useRef(onRefused);
+  onRefusedRef.current = onRefused;
+
+  useEffect(() => {
+    let disposed = false;
+    const connection = connectControl({
+      token,
+      onUnauthorized: () => {
+        if (!disposed) onRefusedRef.current();
+      },
+      onSocketOpen: () => undefined,
+      onSocketClose: () => {
+        if (disposed) return;
+        dispatch({ type: 'socket-closed', at: Date.now() });
+        // A WebSocket refused for its token just closes; the HTTP call tells us if it was a 401.
+        refreshStatus();
+      },
+    });
+
+    const refreshStatus = coalescedTask(async () => {
+      try {
+        const status = await connection.client.system.status.query();
+        if (!disposed) dispatch({ type: 'status-loaded', status, at: Date.now() });
+      } catch (error) {
+        if (!disposed) dispatch({ type: 'status-failed', message: describeFailure(error) });
+      }
+    });
+
+    const subscription = connection.client.system.events.subscribe(
+      { lastEventId: REPLAY_BUFFERED_EVENTS },
+      {
+        onStarted: () => {
+          dispatch({ type: 'subscription-started' });
+          refreshStatus();
+        },
+        onData: ({ data: event }) => {
+          dispatch({ type: 'event', event });
+          if (STATUS_CHANGING_EVENTS.has(event.type)) refreshStatus();
+        },
+        onConnectionStateChange: (state) => {
+          if (state.state === 'connecting' && state.error) dispatch({ type: 'socket-closed', at: Date.now() });
+        },
+        onError: (error) => {
+          if (!disposed) dispatch({ type: 'status-failed', message: describeFailure(error) });
+        },
+      },
+    );
+
+    refreshStatus();
+    setClient(connection.client);
+    return () => {
+      disposed = true;
+      subscription.unsubscribe();
+      void connection.close();
+    };
+  }, [token]);
+
+  return { live, client };
+}
+
+function describeFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // fetch() reports an unreachable daemon as a TypeError with a browser-specific message.
+  if (error instanceof TypeError || /fetch|network/i.test(message)) return 'The daemon is not reachable.';
+  return message || 'The daemon did not answer.';
+}
