@@ -1,0 +1,54 @@
+import { UsageError } from '../core/errors.js';
+import { VERSION } from '../core/version.js';
+import { runConfigCommand } from './commands/config.js';
+import { daemonCommand } from './commands/daemon.js';
+import { tuiCommand } from './commands/tui.js';
+
+const HELP = `Usage: portico <command> [options]
+
+Commands:
+  daemon          run the daemon (gateway, discovery, services, workers, control API)
+  tui             terminal console for a running daemon
+  config          check configuration files (config check FILE...)
+
+Options:
+  -h, --help      show help (also: portico <command> --help)
+  -v, --version   print the version
+
+Docs: README.md and docs/ in the Portico checkout.`;
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  daemon: daemonCommand,
+  tui: tuiCommand,
+  config: runConfigCommand,
+};
+
+/** Runs the CLI; resolves with the exit code (2 for usage errors). */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined) {
+      console.error(HELP);
+      return 2;
+    }
+    if (command === '-h' || command === '--help' || command === 'help') {
+      console.log(HELP);
+      return 0;
+    }
+    if (command === '-v' || command === '--version') {
+      console.log(VERSION);
+      return 0;
+    }
+    const run = COMMANDS[command];
+    if (!run) throw new UsageError(command.startsWith('-') ? `unknown option '${command}'` : `unknown command '${command}'`, HELP);
+    return await run(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`portico: ${error.message}\n`);
+      if (error.usage) console.error(error.usage);
+      return 2;
+    }
+    console.error(`portico: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,58 @@
+import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface ConfigSources {
+  /** Every configuration file, in load order: -f files as given, then each -d dir's *.hcl by name. */
+  files: string[];
+}
+
+export const DEFAULT_CONFIG_FILE = 'config/portico.hcl';
+
+/**
+ * The configuration files the daemon loads. With no -f/-d, PORTICO_CONFIG, else
+ * config/portico.hcl when it exists. Every file must be readable.
+ */
+export function resolveConfigSources(files: readonly string[], dirs: readonly string[], envConfig: string | undefined): ConfigSources {
+  const chosen: string[] = [...files];
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      if (!statSync(dir).isDirectory()) throw new Error('not a directory');
+      names = readdirSync(dir).filter((n) => n.endsWith('.hcl')).sort();
+    } catch (error) {
+      throw new Error(`configuration directory ${dir}: ${reason(error)}`);
+    }
+    if (names.length === 0) throw new Error(`configuration directory ${dir} holds no *.hcl file`);
+    chosen.push(...names.map((n) => join(dir, n)));
+  }
+  if (chosen.length === 0) {
+    if (envConfig) chosen.push(envConfig);
+    else if (exists(DEFAULT_CONFIG_FILE)) chosen.push(DEFAULT_CONFIG_FILE);
+  }
+  for (const file of chosen) {
+    try {
+      accessSync(file, constants.R_OK);
+      if (!statSync(file).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' });
+    } catch (error) {
+      throw new Error(`configuration file ${file}: ${reason(error)}`);
+    }
+  }
+  return { files: chosen.map((f) => resolve(f)) };
+}
+
+function exists(file: string): boolean {
+  try {
+    accessSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'not found';
+  if (code === 'EACCES') return 'permission denied';
+  if (code === 'EISDIR') return 'not a regular file';
+  return error instanceof Error ? error.message : String(error);
+}

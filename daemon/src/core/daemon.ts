@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { loadControlToken } from '../control/auth.js';
+import type { DaemonMode, SystemStatus } from '../control/client-types.js';
+import { ControlComponent } from '../control/control-component.js';
+import { EventBus } from '../control/event-bus.js';
+import type { ControlServices } from '../control/trpc.js';
+import { StoreComponent } from '../store/store-component.js';
+import { ComponentHost } from './component.js';
+import { resolveConfigSources, type ConfigSources } from './config-sources.js';
+import { StartupError } from './errors.js';
+import { Logger } from './logger.js';
+import type { DaemonSettings } from './settings.js';
+import { VERSION } from './version.js';
+
+export interface DaemonOptions {
+  mode: DaemonMode;
+  settings: DaemonSettings;
+  configFiles: string[];
+  configDirs: string[];
+}
+
+/** Where the built web dashboard lives in a checkout: <repo>/console-web/dist. */
+const WEB_ROOT = fileURLToPath(new URL('../../../console-web/dist/', import.meta.url));
+
+/**
+ * Runs the daemon until SIGINT/SIGTERM. Resolves with the process exit code: 0 after a clean
+ * stop, 1 when a component failed to start or did not stop within the shutdown timeout.
+ */
+export async function runDaemon({ mode, settings, configFiles, configDirs }: DaemonOptions): Promise<number> {
+  const bootId = randomBytes(6).toString('hex');
+  const startedAt = new Date();
+  const events = new EventBus(bootId);
+  const logger = new Logger({
+    format: settings.logFormat,
+    level: settings.logLevel,
+    base: {},
+    onNotice: (level, message, fields) => {
+      const component = typeof fields.component === 'string' ? `${fields.component}: ` : '';
+      events.publish({ type: 'log', level, message: `${component}${message}` });
+    },
+  });
+
+  let config: ConfigSources;
+  let token: string;
+  try {
+    config = resolveConfigSources(configFiles, configDirs, process.env.PORTICO_CONFIG);
+    const loaded = loadControlToken(settings.dataDir, settings.controlToken, logger);
+    token = loaded.token;
+    if (loaded.source === 'created') logger.info('created the control token', { file: loaded.file });
+  } catch (error) {
+    logger.error(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+
+  const host = new ComponentHost(logger);
+  const store = new StoreComponent({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir }, { bootId, version: VERSION, mode }, logger.child({ component: 'store' }));
+
+  const status = async (): Promise<SystemStatus> => ({
+    version: VERSION,
+    mode,
+    pid: process.pid,
+    startedAt: startedAt.toISOString(),
+    uptimeSeconds: Math.floor((Date.now() - startedAt.getTime()) / 1000),
+    bootId,
+    store: {
+      kind: settings.databaseUrl ? 'postgres' : 'sqlite',
+      location: store.describe() === null ? '' : store.store.location,
+      schemaVersion: store.schemaVersion,
+    },
+    components: host.statuses(),
+  });
+  const services: ControlServices = { status, events };
+  const control = new ControlComponent(settings.control, token, services, WEB_ROOT, logger.child({ component: 'control' }));
+
+  host.onStateChange((component) => {
+    events.publish({
+      type: 'component.state',
+      level: component.state === 'failed' ? 'error' : 'info',
+      message: `${component.name} ${component.state}${component.detail ? `: ${component.detail}` : ''}`,
+      component,
+    });
+  });
+  host.register(store);
+  host.register(control);
+
+  logger.info('portico starting', { version: VERSION, mode, pid: process.pid, data_dir: settings.dataDir, config: config.files });
+  const stopping = waitForStopSignal(logger);
+  try {
+    await host.startAll();
+  } catch (error) {
+    const named = error instanceof StartupError ? error.message : `daemon: ${String(error)}`;
+    logger.error(`cannot start: ${named}`);
+    stopping.dispose();
+    return 1;
+  }
+  events.publish({ type: 'daemon.started', message: `portico ${VERSION} started in mode ${mode}` });
+  logger.info(`ready: web dashboard and control API at ${control.url} (sign in with the token in ${settings.controlToken ? 'PORTICO_CONTROL_TOKEN' : `${settings.dataDir}/control.token`})`);
+
+  const signal = await stopping.signal;
+  events.publish({ type: 'daemon.stopping', message: `stopping on ${signal}` });
+  logger.info('stopping', { signal, delay_ms: settings.shutdownDelayMs, timeout_ms: settings.shutdownTimeoutMs });
+  if (settings.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, settings.shutdownDelayMs));
+  const clean = await host.stopAll(settings.shutdownTimeoutMs);
+  logger.info(clean ? 'stopped' : 'stopped with components still running after the shutdown timeout');
+  return clean ? 0 : 1;
+}
+
+/** Resolves with the first SIGINT/SIGTERM; a second one exits at once. */
+function waitForStopSignal(logger: Logger): { signal: Promise<NodeJS.Signals>; dispose(): void } {
+  let onSignal: (s: NodeJS.Signals) => void = () => {};
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
+    let received = false;
+    onSignal = (s) => {
+      if (received) {
+        logger.warn(`second ${s}: exiting now`);
+        process.exit(1);
+      }
+      received = true;
+      resolve(s);
+    };
+  });
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import { statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { controlQuery, freePort, runPortico, startDaemon, type DaemonHandle } from './harness.js';
+
+interface Status {
+  mode: string;
+  pid: number;
+  store: { kind: string; schemaVersion: number };
+  components: Array<{ name: string; state: string; detail: string | null }>;
+}
+
+const started: DaemonHandle[] = [];
+async function daemon(opts: Parameters<typeof startDaemon>[0] = {}): Promise<DaemonHandle> {
+  const d = await startDaemon(opts);
+  started.push(d);
+  return d;
+}
+afterAll(async () => {
+  await Promise.all(started.map((d) => d.dispose()));
+});
+
+describe('portico CLI', () => {
+  it('prints help for every command and exits 0', async () => {
+    for (const args of [['--help'], ['daemon', '--help'], ['tui', '--help'], ['config', '--help'], ['config', 'check', '--help']]) {
+      const r = await runPortico(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout).toMatch(/Usage: portico/);
+    }
+  });
+
+  it.each([
+    [['frobnicate'], /unknown command 'frobnicate'/],
+    [['daemon', '--frob'], /unknown option '--frob'/],
+    [['daemon', '--mode', 'turbo'], /unknown mode 'turbo'; choose one of all, gateway, cds, callback-worker, ingest-worker, retention-worker/],
+    [['tui', '--colour'], /unknown option '--colour'/],
+    [['config', 'lint'], /unknown command 'config lint'/],
+  ])('refuses %j with a clear message and exit 2', async (args, message) => {
+    const r = await runPortico(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(/Usage: portico/);
+  });
+
+  it('config check fails with exit 1 for a file that is not there', async () => {
+    const r = await runPortico(['config', 'check', 'no/such/file.hcl']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no\/such\/file\.hcl/);
+  });
+});
+
+describe('portico daemon', () => {
+  it('starts on the embedded defaults, creates a private token, and serves status only with it', async () => {
+    const d = await daemon();
+    const tokenFile = join(d.dataDir, 'control.token');
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    expect(d.logs()).not.toContain(d.token);
+
+    const ok = await controlQuery(d, 'system.status', d.token);
+    expect(ok.status).toBe(200);
+    const status = (ok.body as { result: { data: Status } }).result.data;
+    expect(status.mode).toBe('all');
+    expect(status.pid).toBe(d.pid());
+    expect(status.store).toMatchObject({ kind: 'sqlite', schemaVersion: 1 });
+    expect(status.components.map((c) => `${c.name}:${c.state}`)).toEqual(['store:running', 'control:running']);
+
+    expect((await controlQuery(d, 'system.status', null)).status).toBe(401);
+    expect((await controlQuery(d, 'system.status', 'not-the-token')).status).toBe(401);
+
+    const page = await fetch(`${d.controlUrl}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+  });
+
+  it('exits 0 on SIGTERM and on SIGINT, within the shutdown timeout', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const d = await daemon({ env: { PORTICO_SHUTDOWN_TIMEOUT: '5s' } });
+      // Exit 0 means every component stopped within PORTICO_SHUTDOWN_TIMEOUT (1 otherwise).
+      expect(await d.stop(signal)).toBe(0);
+      expect(d.logs()).toMatch(/component stopped[\s\S]*\bstopped\b/);
+    }
+  });
+
+  it('reports a port already in use, naming the component, and exits 1', async () => {
+    const port = await freePort();
+    const blocker = createServer().listen(port, '127.0.0.1');
+    await new Promise((r) => blocker.once('listening', r));
+    try {
+      const d = await daemon({ env: { PORTICO_CONTROL_ADDR: `127.0.0.1:${port}` }, noWait: true });
+      expect(await d.exited()).toBe(1);
+      expect(d.logs()).toMatch(/cannot start: control: cannot listen on 127\.0\.0\.1:\d+: address already in use/);
+      expect(d.logs()).toMatch(/\[store\] component stopped/);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('refuses a bad environment with the variable named', async () => {
+    const r = await runPortico(['daemon'], { env: { PORTICO_SHUTDOWN_TIMEOUT: 'soon' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/PORTICO_SHUTDOWN_TIMEOUT: 'soon' is not a duration/);
+  });
+
+  it('refuses a configuration file it cannot read', async () => {
+    const d = await daemon({ args: ['-f', 'no/such.hcl'], noWait: true });
+    expect(await d.exited()).toBe(1);
+    expect(d.logs()).toMatch(/configuration file no\/such\.hcl: not found/);
+  });
+
+  it('uses PostgreSQL when PORTICO_DATABASE_URL is set', async () => {
+    const url = process.env.PORTICO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+    const schema = `portico_e2e_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: url });
+    try {
+      await admin.connect();
+    } catch (error) {
+      if (process.env.PORTICO_TEST_REQUIRE_POSTGRES === '1') throw error;
+      console.warn(`*** SKIPPING the PostgreSQL daemon test: ${url} unreachable ***`);
+      return;
+    }
+    try {
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      const d = await daemon({ env: { PORTICO_DATABASE_URL: `${url}?options=-c%20search_path%3D${schema}` } });
+      const status = ((await controlQuery(d, 'system.status', d.token)).body as { result: { data: Status } }).result.data;
+      expect(status.store).toMatchObject({ kind: 'postgres', schemaVersion: 1 });
+      expect(await d.stop()).toBe(0);
+      const boots = await admin.query(`SELECT mode, stopped_at FROM ${schema}.daemon_boots`);
+      expect(boots.rows).toHaveLength(1);
+      expect(boots.rows[0].stopped_at).not.toBeNull();
+    } finally {
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
+  });
+});

@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const PORTICO_BIN = join(REPO_ROOT, 'daemon', 'bin', 'portico.js');
+export const ARTIFACTS_DIR = join(REPO_ROOT, 'e2e', 'artifacts');
+
+/** A port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `portico ARGS` to completion. */
+export async function runPortico(args: string[], opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+  const child = spawn(process.execPath, [PORTICO_BIN, ...args], {
+    cwd: opts.cwd ?? REPO_ROOT,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+export interface DaemonOptions {
+  /** Extra environment; PORTICO_DATA_DIR and PORTICO_CONTROL_ADDR are set by the harness. */
+  env?: Record<string, string>;
+  /** Extra arguments after `portico daemon`. */
+  args?: string[];
+  /** Reuse a data dir (a restart keeps its token and database). */
+  dataDir?: string;
+  /** Don't wait for readiness (for tests of failing starts). */
+  noWait?: boolean;
+}
+
+export interface DaemonHandle {
+  controlUrl: string;
+  controlPort: number;
+  dataDir: string;
+  /** The control token, read from <dataDir>/control.token once the daemon made it. */
+  token: string;
+  pid(): number | undefined;
+  /** stdout + stderr so far. */
+  logs(): string;
+  /** Sends `signal` and waits for the exit; resolves with the exit code. */
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>;
+  /** Starts the daemon again on the same port and data dir. */
+  start(): Promise<void>;
+  /** Stops it if running and deletes the data dir. */
+  dispose(): Promise<void>;
+  /** Resolves when the exit happens (for failing starts). */
+  exited(): Promise<number | null>;
+}
+
+/** Starts `portico daemon` as a child process on free ports with its own data dir. */
+export async function startDaemon(opts: DaemonOptions = {}): Promise<DaemonHandle> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'portico-e2e-'));
+  const controlPort = await freePort();
+  const controlUrl = `http://127.0.0.1:${controlPort}`;
+  let child: ChildProcess | null = null;
+  let output = '';
+  let exit: Promise<number | null> = Promise.resolve(null);
+
+  const launch = async (): Promise<void> => {
+    output = '';
+    const proc = spawn(process.execPath, [PORTICO_BIN, 'daemon', ...(opts.args ?? [])], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, PORTICO_DATA_DIR: dataDir, PORTICO_CONTROL_ADDR: `127.0.0.1:${controlPort}`, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    proc.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+    proc.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    exit = new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
+    if (opts.noWait) return;
+    await waitUntil(async () => {
+      if (proc.exitCode !== null) throw new Error(`daemon exited with ${proc.exitCode} before it was ready:\n${output}`);
+      return /\bready: /.test(output);
+    }, 20_000, () => `daemon not ready after 20 s:\n${output}`);
+  };
+  await launch();
+
+  const handle: DaemonHandle = {
+    controlUrl,
+    controlPort,
+    dataDir,
+    get token() {
+      return readFileSync(join(dataDir, 'control.token'), 'utf8').trim();
+    },
+    pid: () => child?.pid,
+    logs: () => output,
+    exited: () => exit,
+    async stop(signal = 'SIGTERM', timeoutMs = 15_000) {
+      if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
+      child.kill(signal);
+      const timer = setTimeout(() => child?.kill('SIGKILL'), timeoutMs);
+      const code = await exit;
+      clearTimeout(timer);
+      return code;
+    },
+    start: launch,
+    async dispose() {
+      await handle.stop('SIGKILL', 1000);
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return handle;
+}
+
+/** Polls `check` until it returns true. */
+export async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number, describe: () => string = () => 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out: ${describe()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Calls a control API query over plain HTTP, as any client could. */
+export async function controlQuery(daemon: { controlUrl: string }, path: string, token: string | null): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${daemon.controlUrl}/trpc/${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.status, body };
+}
