@@ -75,7 +75,8 @@ export function useLiveDaemon(token: string, onRefused: () => void): LiveDaemon 
     );
 
     refreshStatus();
-    setClient(connection.client);
+    // The tRPC client is a callable proxy; passed bare, React would call it as an updater.
+    setClient(() => connection.client);
     return () => {
       disposed = true;
       subscription.unsubscribe();

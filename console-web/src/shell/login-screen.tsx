@@ -47,7 +47,7 @@ export function LoginScreen({ notice, onLogin }: { notice: LoginNotice | null; o
         </p>
         <h1 id="login-title">Sign in to the dashboard</h1>
         {notice && !error && (
-          <p className="notice" role="status">
+          <p className={notice === 'refused' ? 'error' : 'notice'} role={notice === 'refused' ? 'alert' : 'status'}>
             {NOTICE_TEXT[notice]}
           </p>
         )}

@@ -7,7 +7,7 @@ function EventsView() {
   const { events } = useLive();
   return (
     <section className="card" aria-label="Daemon events">
-      <p className="muted">
+      <p className="muted intro">
         The daemon’s recent events, newest first; this tab keeps the last {EVENT_LOG_CAPACITY}.
       </p>
       <EventList events={events} label="Daemon events" />
