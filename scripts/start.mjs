@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+// `npm start`: install if needed, build, then run the daemon on the embedded defaults.
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDependencies } from './ensure-deps.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+if (!ensureDependencies(root)) process.exit(1);
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+if (spawnSync(npm, ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' }).status !== 0) process.exit(1);
+
+const daemon = spawn(process.execPath, [join(root, 'daemon', 'bin', 'portico.js'), 'daemon', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+// The daemon handles SIGINT/SIGTERM itself; the terminal sends Ctrl-C to it directly.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => daemon.kill(signal));
+daemon.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// `npm test`: build, typecheck, unit tests, then whole-system tests; ends with one summary line.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDependencies } from './ensure-deps.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+if (!ensureDependencies(root)) process.exit(1);
+const reports = join(root, 'node_modules', '.cache', 'portico-test');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const vitest = join(root, 'node_modules', '.bin', 'vitest');
+
+function step(title, command, args) {
+  console.log(`\n=== ${title} ===`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  return result.status === 0;
+}
+
+function vitestProject(project) {
+  const out = join(reports, `${project}.json`);
+  const ok = step(`${project} tests`, vitest, ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
+  let counts = { passed: 0, failed: 0, skipped: 0 };
+  try {
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    counts = { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests };
+    // A file that fails to load counts as a failure even though it ran no test.
+    counts.failed += report.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
+  } catch {
+    counts.failed += 1;
+  }
+  if (!ok && counts.failed === 0) counts.failed = 1;
+  return counts;
+}
+
+const failures = [];
+if (!step('build', npm, ['run', 'build', '--silent'])) failures.push('build');
+if (!step('typecheck', npm, ['run', 'typecheck', '--silent'])) failures.push('typecheck');
+const totals = { passed: 0, failed: 0, skipped: 0 };
+for (const project of ['unit', 'e2e']) {
+  if (failures.includes('build')) break;
+  const c = vitestProject(project);
+  totals.passed += c.passed;
+  totals.failed += c.failed;
+  totals.skipped += c.skipped;
+  if (c.failed > 0) failures.push(`${project} tests`);
+}
+if (failures.includes('build') || failures.includes('typecheck')) totals.failed += 1;
+
+console.log(`\n${failures.length ? `failed steps: ${failures.join(', ')}` : 'all steps passed'}`);
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failures.length ? 1 : 0);
