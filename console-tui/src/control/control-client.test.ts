@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DaemonEvent } from '@portico/daemon/control';
+import { startFakeDaemon, type FakeDaemon } from '../test-support/fake-daemon.js';
+import { createControlClient } from './control-client.js';
+import type { LinkState } from './control-source.js';
+
+let daemon: FakeDaemon | undefined;
+afterEach(async () => {
+  await daemon?.close();
+  daemon = undefined;
+});
+
+describe('control client', () => {
+  it('reads system.status over HTTP with the bearer token', async () => {
+    daemon = await startFakeDaemon();
+    const client = createControlClient({ url: daemon.url, token: daemon.token });
+    const status = await client.fetchStatus();
+    expect(status.components.map((c) => c.name)).toEqual(['store', 'control', 'gateway']);
+    await client.close();
+  });
+
+  it('reports a wrong token as unauthorized', async () => {
+    daemon = await startFakeDaemon();
+    const client = createControlClient({ url: daemon.url, token: 'wrong' });
+    const error = await client.fetchStatus().catch((e: unknown) => e);
+    const { toControlProblem } = await import('./control-problem.js');
+    expect(toControlProblem(error)).toEqual({ code: 'unauthorized', reason: 'HTTP 401' });
+  });
+
+  it('streams events and reports the link state', async () => {
+    daemon = await startFakeDaemon();
+    const client = createControlClient({ url: daemon.url, token: daemon.token });
+    const states: string[] = [];
+    client.watchLink((s: LinkState) => states.push(s.kind));
+    const seen: DaemonEvent[] = [];
+    client.subscribeEvents(null, { onEvent: (e) => seen.push(e), onError: () => {} });
+    await expect.poll(() => states.at(-1)).toBe('open');
+    await new Promise((r) => setTimeout(r, 50));
+    daemon.setComponent('gateway', 'running', ':8080');
+    await expect.poll(() => seen.map((e) => e.message)).toEqual(['gateway running']);
+    await client.close();
+  });
+
+  it('says the link is refused when the WebSocket token is wrong', async () => {
+    daemon = await startFakeDaemon();
+    const client = createControlClient({ url: daemon.url, token: 'wrong' });
+    const states: LinkState[] = [];
+    client.watchLink((s) => states.push(s));
+    client.subscribeEvents(null, { onEvent: () => {}, onError: () => {} });
+    await expect.poll(() => states.at(-1)?.kind).toBe('refused');
+    await client.close();
+  });
+});

@@ -1,0 +1,99 @@
+import { createTRPCClient, createWSClient, httpBatchLink, wsLink, type TRPCWebSocketClient } from '@trpc/client';
+import type { AppRouter, DaemonEvent, SystemStatus } from '@portico/daemon/control';
+import WebSocket from 'ws';
+import { toControlProblem } from './control-problem.js';
+import type { ControlSource, EventObserver, LinkState } from './control-source.js';
+import { controlEndpoints } from './endpoints.js';
+
+export interface ControlClientOptions {
+  url: string;
+  token: string;
+  /** Reconnect delay per attempt; short by default so a restarted daemon is picked up quickly. */
+  retryDelayMs?: (attempt: number) => number;
+}
+
+const defaultRetryDelay = (attempt: number): number => Math.min(250 * 2 ** attempt, 3_000);
+
+/**
+ * The control API over tRPC: queries over HTTP (so a refused token shows up as a plain 401
+ * at start), subscriptions over one WebSocket that is opened only when first needed.
+ */
+export function createControlClient({ url, token, retryDelayMs = defaultRetryDelay }: ControlClientOptions): ControlSource {
+  const endpoints = controlEndpoints(url);
+  const http = createTRPCClient<AppRouter>({
+    links: [httpBatchLink({ url: endpoints.httpUrl, headers: { authorization: `Bearer ${token}` } })],
+  });
+
+  let socket: { ws: TRPCWebSocketClient; client: ReturnType<typeof createTRPCClient<AppRouter>> } | null = null;
+  let everOpen = false;
+  // The server accepts the socket and then rejects the token, so a refusal arrives as a call error.
+  let refused: LinkState | null = null;
+  let linkState: LinkState = { kind: 'connecting' };
+  const linkListeners = new Set<(state: LinkState) => void>();
+
+  function setLink(state: LinkState): void {
+    linkState = state;
+    for (const listener of linkListeners) listener(state);
+  }
+
+  function live(): NonNullable<typeof socket> {
+    if (socket) return socket;
+    const ws = createWSClient({
+      url: endpoints.wsUrl,
+      // Node 20 has no global WebSocket; `ws` implements the same interface.
+      WebSocket: WebSocket as unknown as typeof globalThis.WebSocket,
+      connectionParams: { token },
+      retryDelayMs,
+    });
+    ws.connectionState.subscribe({
+      next(state) {
+        if (refused) return;
+        if (state.state === 'pending') {
+          everOpen = true;
+          setLink({ kind: 'open' });
+          return;
+        }
+        const problem = state.error ? toControlProblem(state.error) : null;
+        if (problem?.code === 'unauthorized') setLink({ kind: 'refused', problem });
+        else if (everOpen || problem) setLink({ kind: 'lost', problem });
+        else setLink({ kind: 'connecting' });
+      },
+    });
+    socket = { ws, client: createTRPCClient<AppRouter>({ links: [wsLink<AppRouter>({ client: ws })] }) };
+    return socket;
+  }
+
+  return {
+    endpoints,
+    fetchStatus(signal?: AbortSignal): Promise<SystemStatus> {
+      return http.system.status.query(undefined, signal ? { signal } : {});
+    },
+    subscribeEvents(fromEventId: string | null, observer: EventObserver): () => void {
+      const subscription = live().client.system.events.subscribe(fromEventId ? { lastEventId: fromEventId } : undefined, {
+        onData(tracked: { id: string; data: DaemonEvent }) {
+          observer.onEvent(tracked.data);
+        },
+        onError(error: unknown) {
+          const problem = toControlProblem(error);
+          if (problem.code === 'unauthorized') {
+            refused = { kind: 'refused', problem };
+            setLink(refused);
+          }
+          observer.onError(problem);
+        },
+      });
+      return () => subscription.unsubscribe();
+    },
+    watchLink(listener: (state: LinkState) => void): () => void {
+      linkListeners.add(listener);
+      listener(linkState);
+      return () => linkListeners.delete(listener);
+    },
+    async close(): Promise<void> {
+      linkListeners.clear();
+      const current = socket;
+      socket = null;
+      await current?.ws.close();
+    },
+  };
+}

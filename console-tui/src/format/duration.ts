@@ -1,0 +1,36 @@
+/** Compact human duration: `42s`, `5m 03s`, `2h 07m`, `3d 04h`. */
+export function formatDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  const days = Math.floor(s / 86_400);
+  const hours = Math.floor((s % 86_400) / 3_600);
+  const minutes = Math.floor((s % 3_600) / 60);
+  const seconds = s % 60;
+  if (days > 0) return `${days}d ${pad2(hours)}h`;
+  if (hours > 0) return `${hours}h ${pad2(minutes)}m`;
+  if (minutes > 0) return `${minutes}m ${pad2(seconds)}s`;
+  return `${seconds}s`;
+}
+
+/** Local wall-clock time `HH:MM:SS` of an ISO timestamp; the raw text if it does not parse. */
+export function formatClock(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${pad2(date.getHours())}:${pad2(date.getMinutes())}:${pad2(date.getSeconds())}`;
+}
+
+/** Local `YYYY-MM-DD HH:MM:SS` of an ISO timestamp; the raw text if it does not parse. */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())} ${formatClock(iso)}`;
+}
+
+/** Seconds from an ISO timestamp to `nowMs`, never negative. */
+export function secondsSince(iso: string, nowMs: number): number {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? 0 : Math.max(0, (nowMs - t) / 1000);
+}
+
+function pad2(n: number): string {
+  return String(n).padStart(2, '0');
+}

@@ -1,0 +1,147 @@
+import type { ComponentStatus, DaemonEvent, SystemStatus } from '@portico/daemon/control';
+import type { ControlProblem } from '../control/control-problem.js';
+import type { ControlSource, LinkState } from '../control/control-source.js';
+
+export type Connection = 'connecting' | 'connected' | 'disconnected' | 'refused';
+
+export interface LiveState {
+  connection: Connection;
+  /** Why the link is down, when known. */
+  problem: ControlProblem | null;
+  status: SystemStatus;
+  /** Local clock (ms) when `status` was last read, to advance its uptime between reads. */
+  statusReadAt: number;
+  /** Oldest first, at most `maxEvents`. */
+  events: readonly DaemonEvent[];
+}
+
+export interface LiveStoreOptions {
+  maxEvents?: number;
+  /** Re-read the full status this often while connected; events keep it current in between. */
+  refreshMs?: number;
+  /** Wait before subscribing again after the subscription failed for a reason other than the token. */
+  resubscribeMs?: number;
+  now?: () => number;
+}
+
+/**
+ * What the console shows, kept current from the daemon: the status read at start, component
+ * changes from `system.events`, a fresh read after every reconnect or daemon restart.
+ */
+export class LiveStore {
+  readonly #source: ControlSource;
+  readonly #listeners = new Set<() => void>();
+  readonly #options: Required<LiveStoreOptions>;
+  readonly #stops: Array<() => void> = [];
+  #state: LiveState;
+  #lastEventId: string | null;
+  #wasOpen = false;
+  #refreshing = false;
+  #stopped = false;
+
+  constructor(source: ControlSource, initialStatus: SystemStatus, options: LiveStoreOptions = {}) {
+    this.#source = source;
+    this.#options = { maxEvents: 1000, refreshMs: 10_000, resubscribeMs: 2_000, now: Date.now, ...options };
+    this.#state = { connection: 'connecting', problem: null, status: initialStatus, statusReadAt: this.#options.now(), events: [] };
+    // `<boot>:0` asks for everything the daemon still buffers, so the events view starts with history.
+    this.#lastEventId = `${initialStatus.bootId}:0`;
+  }
+
+  getState = (): LiveState => this.#state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  start(): void {
+    this.#stops.push(this.#source.watchLink((link) => this.#onLink(link)));
+    this.#subscribeEvents();
+    const timer = setInterval(() => {
+      if (this.#state.connection === 'connected') void this.refresh();
+    }, this.#options.refreshMs);
+    timer.unref?.();
+    this.#stops.push(() => clearInterval(timer));
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    for (const stop of this.#stops.splice(0)) stop();
+  }
+
+  /** Re-reads system.status; a failure leaves the last good status on screen. */
+  async refresh(): Promise<void> {
+    if (this.#refreshing || this.#stopped) return;
+    this.#refreshing = true;
+    try {
+      const status = await this.#source.fetchStatus(AbortSignal.timeout(5_000));
+      if (!this.#stopped) this.#set({ status, statusReadAt: this.#options.now() });
+    } catch {
+      // The link state already tells the operator; the next reconnect reads again.
+    } finally {
+      this.#refreshing = false;
+    }
+  }
+
+  #subscribeEvents(): void {
+    if (this.#stopped) return;
+    let unsubscribe: () => void = () => {};
+    unsubscribe = this.#source.subscribeEvents(this.#lastEventId, {
+      onEvent: (event) => this.#onEvent(event),
+      onError: (problem) => {
+        unsubscribe();
+        if (problem.code === 'unauthorized') return;
+        const timer = setTimeout(() => this.#subscribeEvents(), this.#options.resubscribeMs);
+        timer.unref?.();
+        this.#stops.push(() => clearTimeout(timer));
+      },
+    });
+    this.#stops.push(() => unsubscribe());
+  }
+
+  #onLink(link: LinkState): void {
+    switch (link.kind) {
+      case 'open': {
+        const reconnected = this.#wasOpen;
+        this.#wasOpen = true;
+        this.#set({ connection: 'connected', problem: null });
+        if (reconnected) void this.refresh();
+        return;
+      }
+      case 'connecting':
+        this.#set({ connection: this.#wasOpen ? 'disconnected' : 'connecting', problem: null });
+        return;
+      case 'lost':
+        this.#set({ connection: 'disconnected', problem: link.problem });
+        return;
+      case 'refused':
+        this.#set({ connection: 'refused', problem: link.problem });
+        return;
+    }
+  }
+
+  #onEvent(event: DaemonEvent): void {
+    this.#lastEventId = event.id;
+    const known = this.#state.events;
+    if (known.some((e) => e.id === event.id)) return;
+    const events = [...known, event].slice(-this.#options.maxEvents);
+    const status = event.component && isCurrentBoot(event, this.#state.status) ? withComponent(this.#state.status, event.component) : this.#state.status;
+    this.#set({ events, status });
+    if (event.type === 'daemon.started' || !isCurrentBoot(event, status)) void this.refresh();
+  }
+
+  #set(patch: Partial<LiveState>): void {
+    this.#state = { ...this.#state, ...patch };
+    for (const listener of this.#listeners) listener();
+  }
+}
+
+function isCurrentBoot(event: DaemonEvent, status: SystemStatus): boolean {
+  return event.id.startsWith(`${status.bootId}:`);
+}
+
+function withComponent(status: SystemStatus, component: ComponentStatus): SystemStatus {
+  const exists = status.components.some((c) => c.name === component.name);
+  const components = exists ? status.components.map((c) => (c.name === component.name ? component : c)) : [...status.components, component];
+  return { ...status, components };
+}

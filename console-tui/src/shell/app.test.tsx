@@ -1,0 +1,151 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { LiveStore } from '../live/live-store.js';
+import { FakeSource } from '../test-support/fake-source.js';
+import { KEYS, renderInTerminal, type TestTerminal } from '../test-support/terminal.js';
+import { App } from './app.js';
+
+let term: TestTerminal | undefined;
+let store: LiveStore | undefined;
+afterEach(() => {
+  term?.instance.unmount();
+  store?.stop();
+  term = undefined;
+});
+
+function start(size: { columns?: number; rows?: number } = {}): { source: FakeSource; term: TestTerminal } {
+  const source = new FakeSource();
+  store = new LiveStore(source, source.status);
+  store.start();
+  source.setLink({ kind: 'open' });
+  term = renderInTerminal(<App store={store} source={source} color={false} flashMs={60_000} />, size);
+  return { source, term };
+}
+
+function expectFits(t: TestTerminal, columns: number, rows: number): void {
+  const screen = t.screen();
+  expect(screen).toHaveLength(rows);
+  for (const line of screen) expect(Array.from(line).length, line).toBeLessThanOrEqual(columns);
+}
+
+const hintLine = (t: TestTerminal): string => t.screen().at(-1) ?? '';
+
+describe('console shell', () => {
+  it('shows the status screen in exactly 80x24, each state as glyph and word, long text cut with …', () => {
+    const { term } = start();
+    expectFits(term, 80, 24);
+    const text = term.text();
+    expect(text).toContain('● connected');
+    expect(text).toMatch(/store\s+● running/);
+    expect(text).toMatch(/gateway\s+◐ starting/);
+    expect(text).toMatch(/cds\s+○ stopped/);
+    expect(text).toMatch(/callback-worker\s+✗ failed\s+1h 02m\s+SERVICE_URL is not set.*…$/m);
+    expect(text).toContain('uptime   1h 02m');
+  });
+
+  it('feeds the hint line and the ? help from the same key registry', async () => {
+    const { term } = start();
+    expect(hintLine(term)).toBe(' ? help  : command  q quit');
+    await term.press('?');
+    const help = term.text();
+    expect(help).toContain('Global keys');
+    for (const [key, what] of [['?', 'show or hide this help'], [':', 'switch view'], ['q', 'quit'], ['Tab', 'next view']]) {
+      expect(help).toMatch(new RegExp(`^ {3}${key.replace('?', '\\?')}\\s+${what}`, 'm'));
+    }
+    expect(help).toMatch(/:events\s+live list of daemon events/);
+    expect(hintLine(term)).toContain('Esc close help');
+    expectFits(term, 80, 24);
+    await term.press(KEYS.escape);
+    expect(term.text()).toContain('COMPONENTS');
+  });
+
+  it('lists the current view’s own keys in the help and the hint line', async () => {
+    const { term } = start();
+    await term.press(':', ...'events', KEYS.enter);
+    expect(hintLine(term)).toBe(' ? help  : command  q quit  ↓/j scroll  End/G follow');
+    await term.press('?');
+    expect(term.text()).toContain('Events keys');
+    expect(term.text()).toMatch(/End\/G\s+jump to the newest and follow new events/);
+  });
+
+  it('switches views in command mode, by name, alias or unique prefix', async () => {
+    const { term } = start();
+    await term.press(':');
+    expect(hintLine(term)).toMatch(/^:\s+status, events, help, quit · Tab completes · Esc cancels/);
+    await term.press('e', 'v');
+    expect(hintLine(term)).toMatch(/^:ev\s+events/);
+    await term.press(KEYS.enter);
+    expect(term.screen()[1]).toContain('[events]');
+    expect(term.text()).toContain('EVENTS  0 · following new events');
+    await term.press(':', 's', 't', 'a', KEYS.tab);
+    expect(hintLine(term)).toMatch(/^:status/);
+    await term.press(KEYS.enter);
+    expect(term.screen()[1]).toContain('[status]');
+  });
+
+  it('takes a command typed ahead in one chunk, as tmux send-keys or a paste delivers it', async () => {
+    const { term } = start();
+    await term.press(':events\r');
+    expect(term.screen()[1]).toContain('[events]');
+    await term.press(':st\t\r');
+    expect(term.screen()[1]).toContain('[status]');
+  });
+
+  it('says so for an unknown command and cancels with Esc', async () => {
+    const { term } = start();
+    await term.press(':', ...'nope', KEYS.enter);
+    expect(hintLine(term)).toContain('unknown command "nope"; views: status, events');
+    expect(term.screen()[1]).toContain('[status]');
+    await term.press(':', 'x', KEYS.escape);
+    expect(hintLine(term)).toBe(' ? help  : command  q quit');
+  });
+
+  it('cycles views with Tab', async () => {
+    const { term } = start();
+    await term.press(KEYS.tab);
+    expect(term.screen()[1]).toContain('[events]');
+    await term.press(KEYS.tab);
+    expect(term.screen()[1]).toContain('[status]');
+  });
+
+  it('quits on q', async () => {
+    const { term } = start();
+    const exited = term.instance.waitUntilExit();
+    await term.press('q');
+    await expect(exited).resolves.toBeUndefined();
+  });
+
+  it('redraws to the new size on resize, never wider than the terminal', async () => {
+    const { term } = start();
+    term.stdout.resize(50, 16);
+    await new Promise((r) => setTimeout(r, 30));
+    expectFits(term, 50, 16);
+    expect(term.text()).toContain('✗ failed');
+    term.stdout.resize(120, 30);
+    await new Promise((r) => setTimeout(r, 30));
+    expectFits(term, 120, 30);
+    expect(term.text()).toContain('SERVICE_URL is not set; the callback worker needs it to deliver webhooks');
+  });
+
+  it('updates the status and the events list when an event arrives', async () => {
+    const { source, term } = start();
+    source.emit({ type: 'component.state', message: 'gateway running', component: { name: 'gateway', state: 'running', since: new Date().toISOString(), detail: 'listening on :8080' } });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(term.text()).toMatch(/gateway\s+● running\s+0s\s+listening on :8080/);
+    await term.press(KEYS.tab);
+    expect(term.text()).toMatch(/\d\d:\d\d:\d\d {2}· info {3}component.state {2}gateway running \(listening on :8080\)/);
+  });
+
+  it('says disconnected — reconnecting… when the link drops, and reads the status again when it is back', async () => {
+    const { source, term } = start();
+    source.setLink({ kind: 'lost', problem: { code: 'unreachable', reason: 'connection refused' } });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(term.screen()[0]).toContain('✗ disconnected — reconnecting… (connection refused)');
+    const reads = source.statusReads;
+    source.status = { ...source.status, version: '0.2.0' };
+    source.setLink({ kind: 'open' });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(term.screen()[0]).toContain('● connected');
+    expect(source.statusReads).toBe(reads + 1);
+    expect(term.text()).toContain('version  0.2.0');
+  });
+});

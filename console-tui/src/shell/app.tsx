@@ -1,0 +1,145 @@
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { Box, useApp, useInput } from 'ink';
+import type { ControlSource } from '../control/control-source.js';
+import { GLOBAL_SCOPE, KeyRegistry, keyNames, type KeyScopeState } from '../keys/key-registry.js';
+import { KeyRegistryContext, useKeyRegistry, useKeyScope, useKeyScopes } from '../keys/use-keys.js';
+import type { LiveStore } from '../live/live-store.js';
+import { VIEWS } from '../views/view-registry.js';
+import type { ViewDefinition } from '../views/view.js';
+import { editCommand } from './command-edit.js';
+import { CommandLine } from './command-line.js';
+import { runCommand } from './commands.js';
+import { Header, TabBar } from './header.js';
+import { HelpPanel } from './help-panel.js';
+import { HintLine } from './hint-line.js';
+import { Line } from './line.js';
+import { ThemeProvider } from './theme.js';
+import { useNow } from './use-now.js';
+import { useTerminalSize } from './use-terminal-size.js';
+
+export interface AppProps {
+  store: LiveStore;
+  source: ControlSource;
+  views?: readonly ViewDefinition[];
+  color?: boolean;
+  /** How long a message (e.g. an unknown command) stays on the bottom line. */
+  flashMs?: number;
+}
+
+type Mode = 'normal' | 'help';
+
+const MIN_COLUMNS = 20;
+const MIN_ROWS = 6;
+
+export function App({ color = true, ...props }: AppProps): ReactNode {
+  const registry = useMemo(() => new KeyRegistry(), []);
+  return (
+    <ThemeProvider value={{ color }}>
+      <KeyRegistryContext.Provider value={registry}>
+        <Shell {...props} />
+      </KeyRegistryContext.Provider>
+    </ThemeProvider>
+  );
+}
+
+/** Header, tabs, the current view (or the help), and the hint / command line, filling the terminal. */
+function Shell({ store, source, views = VIEWS, flashMs = 4_000 }: Omit<AppProps, 'color'>): ReactNode {
+  const { exit } = useApp();
+  const registry = useKeyRegistry();
+  const scopes = useKeyScopes();
+  const { columns, rows } = useTerminalSize();
+  const live = useSyncExternalStore(store.subscribe, store.getState);
+  const nowMs = useNow(1_000);
+  const [viewId, setViewId] = useState(views[0]?.id ?? '');
+  const [mode, setMode] = useState<Mode>('normal');
+  const [flash, setFlash] = useState<string | null>(null);
+  // The `:` prompt's text, null when closed. Mirrored in a ref so the keys typed after `:` in the
+  // same input chunk (typed ahead, pasted, tmux send-keys) already land in the prompt.
+  const [command, setCommandState] = useState<string | null>(null);
+  const commandRef = useRef<string | null>(null);
+  const setCommand = (text: string | null): void => {
+    commandRef.current = text;
+    setCommandState(text);
+  };
+
+  useEffect(() => {
+    if (!flash) return;
+    const timer = setTimeout(() => setFlash(null), flashMs);
+    return () => clearTimeout(timer);
+  }, [flash, flashMs]);
+
+  const cycle = (step: number): void => {
+    const i = views.findIndex((v) => v.id === viewId);
+    const next = views[(i + step + views.length) % views.length];
+    if (next) setViewId(next.id);
+  };
+
+  useKeyScope(GLOBAL_SCOPE, 'Global', [
+    { keys: ['?'], description: 'show or hide this help', hint: 'help', run: () => setMode((m) => (m === 'help' ? 'normal' : 'help')) },
+    { keys: [':'], description: `switch view: type its name (${views.map((v) => v.id).join(', ')}) and Enter`, hint: 'command', run: () => setCommand('') },
+    { keys: ['tab'], description: 'next view', run: () => cycle(1) },
+    { keys: ['shift+tab'], description: 'previous view', run: () => cycle(-1) },
+    { keys: ['r'], description: 're-read the daemon status now', run: () => void store.refresh() },
+    { keys: ['q', 'ctrl+c'], label: 'q', description: 'quit (also Ctrl+C)', hint: 'quit', run: () => exit() },
+  ]);
+
+  // One input handler for the whole console: the prompt when open, else the key registry.
+  useInput((input, key) => {
+    setFlash(null);
+    for (const name of keyNames(input, key)) {
+      const text = commandRef.current;
+      if (text === null) {
+        registry.dispatch(name);
+        continue;
+      }
+      const edit = editCommand(views, text, name);
+      if (edit.kind === 'edit') setCommand(edit.text);
+      else setCommand(null);
+      if (edit.kind === 'submit') submit(edit.text);
+    }
+  });
+
+  const submit = (text: string): void => {
+    const outcome = runCommand(views, text);
+    if (outcome.kind !== 'none') setMode(outcome.kind === 'help' ? 'help' : 'normal');
+    if (outcome.kind === 'view') setViewId(outcome.view.id);
+    else if (outcome.kind === 'quit') exit();
+    else if (outcome.kind === 'error') setFlash(outcome.message);
+  };
+
+  if (columns < MIN_COLUMNS || rows < MIN_ROWS) {
+    return (
+      <Box width={columns} height={Math.max(1, rows)}>
+        <Line width={columns} text={`Portico: terminal too small (${columns}x${rows}); need ${MIN_COLUMNS}x${MIN_ROWS}. q quits.`} />
+      </Box>
+    );
+  }
+
+  const bodyHeight = rows - 3;
+  return (
+    <Box flexDirection="column" width={columns} height={rows}>
+      <Header live={live} url={source.endpoints.display} />
+      <TabBar views={views} currentId={viewId} />
+      <Box flexDirection="column" width={columns} height={bodyHeight} overflow="hidden">
+        {views.map((view) => {
+          const current = view.id === viewId;
+          const keyState: KeyScopeState = !current ? 'off' : mode === 'help' ? 'listed' : 'active';
+          const visible = current && mode !== 'help';
+          return (
+            <Box key={view.id} display={visible ? 'flex' : 'none'} flexDirection="column" width={columns} height={bodyHeight}>
+              <view.Component live={live} source={source} nowMs={nowMs} width={columns} height={bodyHeight} visible={visible} keyState={keyState} />
+            </Box>
+          );
+        })}
+        {mode === 'help' ? <HelpPanel scopes={scopes} views={views} width={columns} height={bodyHeight} onClose={() => setMode('normal')} /> : null}
+      </Box>
+      {command !== null ? (
+        <CommandLine views={views} text={command} width={columns} />
+      ) : flash ? (
+        <Line width={columns} text={` ${flash}`} />
+      ) : (
+        <HintLine scopes={scopes} width={columns} />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,31 @@
+import { findView } from '../views/view-registry.js';
+import type { ViewDefinition } from '../views/view.js';
+
+export type CommandOutcome =
+  | { kind: 'view'; view: ViewDefinition }
+  | { kind: 'help' }
+  | { kind: 'quit' }
+  | { kind: 'none' }
+  | { kind: 'error'; message: string };
+
+const BUILT_INS = { help: 'help', h: 'help', quit: 'quit', q: 'quit', 'q!': 'quit' } as const;
+
+/** What `:<text>` Enter does. */
+export function runCommand(views: readonly ViewDefinition[], text: string): CommandOutcome {
+  const name = text.trim().toLowerCase();
+  if (name === '') return { kind: 'none' };
+  const builtIn = BUILT_INS[name as keyof typeof BUILT_INS];
+  if (builtIn) return { kind: builtIn };
+  const found = findView(views, name);
+  if (found.kind === 'found') return { kind: 'view', view: found.view };
+  const names = views.map((v) => v.id).join(', ');
+  if (found.kind === 'ambiguous') return { kind: 'error', message: `"${name}" could be ${found.views.map((v) => v.id).join(' or ')}; type more of it` };
+  return { kind: 'error', message: `unknown command "${name}"; views: ${names}; also help, quit` };
+}
+
+/** Names the typed text could complete to, for Tab and the suggestions after the cursor. */
+export function commandSuggestions(views: readonly ViewDefinition[], text: string): string[] {
+  const wanted = text.trim().toLowerCase();
+  const names = [...views.map((v) => v.id), 'help', 'quit'];
+  return names.filter((n) => n.startsWith(wanted));
+}

@@ -1,0 +1,44 @@
+import { render } from 'ink';
+import type { SystemStatus } from '@portico/daemon/control';
+import type { ControlSource } from '../control/control-source.js';
+import { LiveStore } from '../live/live-store.js';
+import { App } from './app.js';
+
+export interface InteractiveOptions {
+  source: ControlSource;
+  status: SystemStatus;
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  color: boolean;
+}
+
+// The alternate screen keeps the operator's scrollback intact and gives every frame a clean slate.
+const ENTER_ALT_SCREEN = '\u001B[?1049h';
+const LEAVE_ALT_SCREEN = '\u001B[?1049l';
+
+/** Runs the full-screen console until the operator quits; resolves with the exit code. */
+export async function runInteractive({ source, status, stdin, stdout, stderr, color }: InteractiveOptions): Promise<number> {
+  const store = new LiveStore(source, status);
+  store.start();
+  stdout.write(ENTER_ALT_SCREEN);
+  const leave = (): void => {
+    stdout.write(LEAVE_ALT_SCREEN);
+  };
+  process.once('exit', leave);
+  const instance = render(<App store={store} source={source} color={color} />, {
+    stdin,
+    stdout,
+    stderr,
+    exitOnCtrlC: false,
+    patchConsole: true,
+  });
+  try {
+    await instance.waitUntilExit();
+    return 0;
+  } finally {
+    store.stop();
+    process.off('exit', leave);
+    leave();
+  }
+}
