@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '@portico/daemon/control';
-import { startFakeDaemon, type FakeDaemon } from '../test-support/fake-daemon.js';
+import { startTestDaemon, type TestDaemon } from '../test-support/test-daemon.js';
 import { createControlClient } from './control-client.js';
 import type { LinkState } from './control-source.js';
 
-let daemon: FakeDaemon | undefined;
+let daemon: TestDaemon | undefined;
 afterEach(async () => {
   await daemon?.close();
   daemon = undefined;
@@ -12,7 +12,7 @@ afterEach(async () => {
 
 describe('control client', () => {
   it('reads system.status over HTTP with the bearer token', async () => {
-    daemon = await startFakeDaemon();
+    daemon = await startTestDaemon();
     const client = createControlClient({ url: daemon.url, token: daemon.token });
     const status = await client.fetchStatus();
     expect(status.components.map((c) => c.name)).toEqual(['store', 'control', 'gateway']);
@@ -20,7 +20,7 @@ describe('control client', () => {
   });
 
   it('reports a wrong token as unauthorized', async () => {
-    daemon = await startFakeDaemon();
+    daemon = await startTestDaemon();
     const client = createControlClient({ url: daemon.url, token: 'wrong' });
     const error = await client.fetchStatus().catch((e: unknown) => e);
     const { toControlProblem } = await import('./control-problem.js');
@@ -28,7 +28,7 @@ describe('control client', () => {
   });
 
   it('streams events and reports the link state', async () => {
-    daemon = await startFakeDaemon();
+    daemon = await startTestDaemon();
     const client = createControlClient({ url: daemon.url, token: daemon.token });
     const states: string[] = [];
     client.watchLink((s: LinkState) => states.push(s.kind));
@@ -42,7 +42,7 @@ describe('control client', () => {
   });
 
   it('says the link is refused when the WebSocket token is wrong', async () => {
-    daemon = await startFakeDaemon();
+    daemon = await startTestDaemon();
     const client = createControlClient({ url: daemon.url, token: 'wrong' });
     const states: LinkState[] = [];
     client.watchLink((s) => states.push(s));

@@ -26,14 +26,16 @@ export async function runInteractive({ source, status, stdin, stdout, stderr, co
     stdout.write(LEAVE_ALT_SCREEN);
   };
   process.once('exit', leave);
-  const instance = render(<App store={store} source={source} color={color} />, {
-    stdin,
-    stdout,
-    stderr,
-    exitOnCtrlC: false,
-    patchConsole: true,
-  });
   try {
+    const instance = render(<App store={store} source={source} color={color} />, {
+      stdin,
+      stdout,
+      stderr,
+      // Ctrl+C goes through the key registry like every other key (it is listed in the help).
+      exitOnCtrlC: false,
+      // Stray console output would tear the frame; only the process's own console can be patched.
+      patchConsole: stdout === process.stdout,
+    });
     await instance.waitUntilExit();
     return 0;
   } finally {

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { controlEndpoints } from '../control/endpoints.js';
+import { formatDuration } from './duration.js';
+import { fit, truncate } from './fit.js';
+
+describe('text fitting', () => {
+  it('cuts with … and pads to the exact width', () => {
+    expect(truncate('listening on 0.0.0.0:8080', 10)).toBe('listening…');
+    expect(truncate('short', 10)).toBe('short');
+    expect(truncate('anything', 0)).toBe('');
+    expect(fit('● running', 12)).toBe('● running   ');
+    expect(truncate('two\nlines', 20)).toBe('two lines');
+  });
+
+  it('writes durations compactly', () => {
+    expect([42, 303, 7_620, 273_600].map(formatDuration)).toEqual(['42s', '5m 03s', '2h 07m', '3d 04h']);
+  });
+});
+
+describe('control endpoints', () => {
+  it('derives the HTTP and WebSocket tRPC URLs from what the operator typed', () => {
+    expect(controlEndpoints('http://127.0.0.1:9901')).toEqual({ display: 'http://127.0.0.1:9901', httpUrl: 'http://127.0.0.1:9901/trpc', wsUrl: 'ws://127.0.0.1:9901/trpc' });
+    expect(controlEndpoints('127.0.0.1:9901/trpc/').wsUrl).toBe('ws://127.0.0.1:9901/trpc');
+    expect(controlEndpoints('https://ops.example/portico').wsUrl).toBe('wss://ops.example/portico/trpc');
+    expect(() => controlEndpoints('ftp://x')).toThrow(/must be http/);
+  });
+});
