@@ -1,0 +1,68 @@
+import type { Expression } from './ast.js';
+import { errorDiag, type Diagnostic, type Range } from './diagnostics.js';
+import type { FunctionTable } from './functions/define.js';
+import { fromPlain, PlainConversionError } from './plain.js';
+import { UNKNOWN, type HclValue } from './values.js';
+
+/**
+ * Everything one evaluation needs: caller variables (converted lazily, since the gateway
+ * passes large request objects and expressions read a few fields), local scopes from
+ * `for` expressions, the current element of each splat, the function table and the
+ * diagnostics collected so far.
+ */
+export class EvalContext {
+  readonly diags: Diagnostic[] = [];
+  private readonly converted = new Map<string, HclValue>();
+  private readonly locals: Array<Map<string, HclValue>> = [];
+  readonly splatItems = new Map<Expression, HclValue>();
+
+  constructor(
+    private readonly variables: Readonly<Record<string, unknown>>,
+    readonly functions: FunctionTable,
+  ) {}
+
+  error(summary: string, detail: string, range: Range | undefined): HclValue {
+    this.diags.push(errorDiag(summary, detail, range));
+    return UNKNOWN;
+  }
+
+  pushScope(vars: Map<string, HclValue>): void {
+    this.locals.push(vars);
+  }
+
+  popScope(): void {
+    this.locals.pop();
+  }
+
+  lookup(name: string, range: Range): HclValue | undefined {
+    for (let i = this.locals.length - 1; i >= 0; i--) {
+      const v = (this.locals[i] as Map<string, HclValue>).get(name);
+      if (v !== undefined) return v;
+    }
+    const cached = this.converted.get(name);
+    if (cached !== undefined) return cached;
+    if (!Object.prototype.hasOwnProperty.call(this.variables, name)) return undefined;
+    try {
+      const v = fromPlain(this.variables[name]);
+      this.converted.set(name, v);
+      return v;
+    } catch (error) {
+      if (!(error instanceof PlainConversionError)) throw error;
+      return this.error('Invalid variable value', `The variable "${name}" cannot be used: ${error.message}.`, range);
+    }
+  }
+
+  variableNames(): string[] {
+    const names = new Set(Object.keys(this.variables));
+    for (const scope of this.locals) for (const k of scope.keys()) names.add(k);
+    return [...names];
+  }
+
+  /** Runs `fn` with its own diagnostics list, for conditional branches whose errors only count when selected. */
+  isolated<T>(fn: () => T): { result: T; diags: Diagnostic[] } {
+    const saved = this.diags.length;
+    const result = fn();
+    const diags = this.diags.splice(saved);
+    return { result, diags };
+  }
+}

@@ -1,0 +1,516 @@
+import type { BinaryOperator, Expression, ForExpression, ObjectItem, Traverser } from './ast.js';
+import type { Range } from './diagnostics.js';
+import { HclNumber } from './number.js';
+import { MAX_NESTING, type Peeker } from './peeker.js';
+import { parseTemplateInner } from './parse-template.js';
+import type { Token, TokenType } from './tokens.js';
+import { NULL } from './values.js';
+
+/** Binary operators from loosest to tightest binding. */
+const LEVELS: ReadonlyArray<ReadonlySet<TokenType>> = [
+  new Set(['||']),
+  new Set(['&&']),
+  new Set(['==', '!=']),
+  new Set(['<', '>', '<=', '>=']),
+  new Set(['+', '-']),
+  new Set(['*', '/', '%']),
+];
+
+export function parseExpression(p: Peeker): Expression {
+  return parseConditional(p);
+}
+
+function parseConditional(p: Peeker): Expression {
+  const startRange = p.nextRange();
+  const before = p.diags.length;
+  const cond = parseBinary(p, 0);
+  if (p.recovery && p.diags.length > before) return cond;
+  if (p.peek().type !== '?') return cond;
+  p.read();
+  const trueResult = parseExpression(p);
+  if (p.recovery && p.diags.length > before) return cond;
+  const colon = p.peek();
+  if (colon.type !== ':') {
+    p.error('Missing false expression in conditional', 'The conditional operator (...?...:...) requires a false expression, delimited by a colon.', colon.range);
+    return cond;
+  }
+  p.read();
+  const falseResult = parseExpression(p);
+  if (p.recovery && p.diags.length > before) return cond;
+  return { kind: 'conditional', condition: cond, trueResult, falseResult, range: p.between(startRange, falseResult.range) };
+}
+
+function parseBinary(p: Peeker, level: number): Expression {
+  const ops = LEVELS[level];
+  if (!ops) return parseWithTraversals(p);
+  const before = p.diags.length;
+  let lhs = parseBinary(p, level + 1);
+  if (p.recovery && p.diags.length > before) return lhs;
+  while (ops.has(p.peek().type)) {
+    const op = p.read().type as BinaryOperator;
+    const rhs = parseBinary(p, level + 1);
+    lhs = { kind: 'binary', op, lhs, rhs, range: p.between(lhs.range, rhs.range) };
+    if (p.recovery && p.diags.length > before) return lhs;
+  }
+  return lhs;
+}
+
+function parseWithTraversals(p: Peeker): Expression {
+  if (p.depth >= MAX_NESTING) {
+    const tok = p.read();
+    if (!p.recovery) p.error('Too deeply nested', `Blocks and expressions may be nested at most ${MAX_NESTING} levels deep.`, tok.range);
+    p.recovery = true;
+    return { kind: 'invalid', range: tok.range };
+  }
+  p.depth += 1;
+  try {
+    return parseTraversals(p, parseTerm(p));
+  } finally {
+    p.depth -= 1;
+  }
+}
+
+function appendStep(expr: Expression, step: Traverser): Expression {
+  if (expr.kind === 'scopeTraversal' || expr.kind === 'relativeTraversal') {
+    expr.steps.push(step);
+    expr.range = { ...expr.range, end: step.range.end };
+    return expr;
+  }
+  return { kind: 'relativeTraversal', source: expr, steps: [step], range: { ...expr.range, end: step.range.end } };
+}
+
+function legacyIndexError(p: Peeker, num: Token, inSplat: boolean): void {
+  const [first, second] = num.text.split('.');
+  const how = inSplat ? 'Use the proper index syntax with a full splat expression [*] instead' : 'Use the proper index syntax instead';
+  p.error('Invalid legacy index syntax', `When using the legacy index syntax, chaining two indexes together is not permitted. ${how}, like [${first}][${second}].`, num.range);
+}
+
+function parseTraversals(p: Peeker, from: Expression): Expression {
+  let ret = from;
+  for (;;) {
+    const next = p.peek();
+    if (next.type === '.') {
+      const dot = p.read();
+      const attr = p.peek();
+      if (attr.type === 'ident') {
+        p.read();
+        ret = appendStep(ret, { kind: 'attr', name: attr.text, range: p.between(dot.range, attr.range) });
+      } else if (attr.type === 'number') {
+        p.read();
+        const range = p.between(dot.range, attr.range);
+        if (attr.text.includes('.')) {
+          legacyIndexError(p, attr, false);
+          ret = appendStep(ret, { kind: 'index', key: NULL, range });
+        } else ret = appendStep(ret, { kind: 'index', key: numberLiteral(p, attr), range });
+      } else if (attr.type === '*') {
+        ret = finishAttrSplat(p, from, ret, dot, p.read());
+      } else {
+        p.error('Invalid attribute name', 'An attribute name is required after a dot.', attr.range);
+        p.recovery = true;
+        return { kind: 'invalid', range: p.between(from.range, dot.range) };
+      }
+    } else if (next.type === '[') {
+      const open = p.read();
+      if (p.peek().type === '*') {
+        p.read();
+        let close = p.read();
+        if (close.type !== ']' && !p.recovery) {
+          p.error('Missing close bracket on splat index', 'The star for a full splat operator must be immediately followed by a closing bracket ("]").', close.range);
+          close = p.recover(']');
+        }
+        const markerRange = p.between(open.range, close.range);
+        const each = parseTraversals(p, { kind: 'anonSymbol', range: markerRange });
+        ret = { kind: 'splat', source: ret, each, markerRange, range: p.between(from.range, each.range) };
+      } else {
+        ret = finishIndex(p, from, ret, open);
+      }
+    } else {
+      return ret;
+    }
+  }
+}
+
+function finishIndex(p: Peeker, from: Expression, ret: Expression, open: Token): Expression {
+  p.pushIncludeNewlines(false);
+  const before = p.diags.length;
+  const key = parseExpression(p);
+  let close: Token;
+  if (p.recovery && p.diags.length > before) close = p.recover(']');
+  else {
+    close = p.read();
+    if (close.type !== ']' && !p.recovery) {
+      p.error('Missing close bracket on index', 'The index operator must end with a closing bracket ("]").', close.range);
+      close = p.recover(']');
+    }
+  }
+  p.popIncludeNewlines();
+  const bracketRange = p.between(open.range, close.range);
+  const constant = constantKey(key);
+  if (constant !== undefined) return appendStep(ret, { kind: 'index', key: constant, range: bracketRange });
+  return { kind: 'index', collection: ret, key, bracketRange, range: p.between(from.range, bracketRange) };
+}
+
+function constantKey(key: Expression): Extract<Traverser, { kind: 'index' }>['key'] | undefined {
+  if (key.kind === 'literal') return key.value;
+  if (key.kind === 'template' && key.parts.length === 1 && key.parts[0]?.kind === 'literal') return key.parts[0].value;
+  return undefined;
+}
+
+function finishAttrSplat(p: Peeker, from: Expression, source: Expression, dot: Token, marker: Token): Expression {
+  const markerRange = p.between(dot.range, marker.range);
+  const item: Expression = { kind: 'anonSymbol', range: markerRange };
+  const steps: Traverser[] = [];
+  let lastRange = marker.range;
+  const firstRange = p.nextRange();
+  while (p.peek().type === '.') {
+    const innerDot = p.read();
+    const tok = p.peek();
+    if (tok.type === 'number') {
+      p.read();
+      lastRange = tok.range;
+      if (tok.text.includes('.')) {
+        legacyIndexError(p, tok, true);
+        steps.push({ kind: 'index', key: NULL, range: p.between(innerDot.range, tok.range) });
+      } else steps.push({ kind: 'index', key: numberLiteral(p, tok), range: p.between(innerDot.range, tok.range) });
+      continue;
+    }
+    if (tok.type !== 'ident') {
+      if (!p.recovery) {
+        if (tok.type === '*') p.error('Nested splat expression not allowed', 'A splat expression (*) cannot be used inside another attribute-only splat expression.', tok.range);
+        else p.error('Invalid attribute name', 'An attribute name is required after a dot.', tok.range);
+      }
+      p.recovery = true;
+      break;
+    }
+    p.read();
+    steps.push({ kind: 'attr', name: tok.text, range: p.between(innerDot.range, tok.range) });
+    lastRange = tok.range;
+  }
+  const each: Expression = steps.length === 0 ? item : { kind: 'relativeTraversal', source: item, steps, range: p.between(firstRange, lastRange) };
+  return { kind: 'splat', source, each, markerRange, range: p.between(from.range, lastRange) };
+}
+
+function numberLiteral(p: Peeker, tok: Token): HclNumber {
+  const n = HclNumber.parse(tok.text);
+  if (n) return n;
+  p.error('Invalid number literal', 'Failed to recognize the value of this number literal.', tok.range);
+  return HclNumber.ZERO;
+}
+
+function parseTerm(p: Peeker): Expression {
+  const start = p.peek();
+  switch (start.type) {
+    case '(': {
+      const open = p.read();
+      p.pushIncludeNewlines(false);
+      const before = p.diags.length;
+      const expr = parseExpression(p);
+      if (p.diags.length > before) {
+        p.recover(')');
+        p.popIncludeNewlines();
+        return expr;
+      }
+      const close = p.peek();
+      if (close.type !== ')') {
+        p.error('Unbalanced parentheses', 'Expected a closing parenthesis to terminate the expression.', close.range);
+        p.recovery = true;
+      }
+      const cParen = p.read();
+      p.popIncludeNewlines();
+      return { kind: 'parens', expr, range: p.between(open.range, cParen.range) };
+    }
+    case 'number': {
+      p.read();
+      return { kind: 'literal', value: numberLiteral(p, start), range: start.range };
+    }
+    case 'ident': {
+      p.read();
+      const after = p.peek().type;
+      if (after === '(' || after === '::') return finishCall(p, start);
+      if (start.text === 'true') return { kind: 'literal', value: true, range: start.range };
+      if (start.text === 'false') return { kind: 'literal', value: false, range: start.range };
+      if (start.text === 'null') return { kind: 'literal', value: NULL, range: start.range };
+      return { kind: 'scopeTraversal', root: start.text, rootRange: start.range, steps: [], range: start.range };
+    }
+    case 'oquote':
+    case 'oheredoc': {
+      const open = p.read();
+      const { parts, passthru } = parseTemplateInner(p, open.type === 'oquote' ? 'cquote' : 'cheredoc', open.flush === true);
+      const range = p.between(open.range, p.prevRange());
+      if (passthru) return { kind: 'templateWrap', wrapped: parts[0] as Expression, range };
+      return { kind: 'template', parts, range };
+    }
+    case '-':
+    case '!': {
+      const tok = p.read();
+      // Only a term with its traversals: -46+5 is (-46)+5.
+      const operand = parseWithTraversals(p);
+      return { kind: 'unary', op: start.type, operand, symbolRange: tok.range, range: p.between(tok.range, operand.range) };
+    }
+    case '[':
+      return parseTuple(p);
+    case '{':
+      return parseObject(p);
+    default:
+      if (!p.recovery) {
+        if (start.type === 'eof') p.error('Missing expression', 'Expected the start of an expression, but found the end of the file.', start.range);
+        else p.error('Invalid expression', 'Expected the start of an expression, but found an invalid expression token.', start.range);
+      }
+      p.recovery = true;
+      return { kind: 'invalid', range: start.range };
+  }
+}
+
+function finishCall(p: Peeker, nameTok: Token): Expression {
+  let open = p.read();
+  let name = nameTok.text;
+  let nameEnd = nameTok.range;
+  while (open.type === '::') {
+    const part = p.read();
+    if (part.type !== 'ident') {
+      p.error('Missing function name', 'Function scope resolution symbol :: must be followed by a function name in this scope.', part.range);
+      p.recoverOver('(');
+      return { kind: 'invalid', range: p.between(nameTok.range, part.range) };
+    }
+    name = `${name}::${part.text}`;
+    nameEnd = part.range;
+    open = p.read();
+  }
+  const nameRange = p.between(nameTok.range, nameEnd);
+  if (open.type !== '(') {
+    p.error('Missing open parenthesis', 'Function selector must be followed by an open parenthesis to begin the function call.', open.range);
+    p.recoverOver('(');
+    return { kind: 'invalid', range: p.between(nameTok.range, open.range) };
+  }
+  const args: Expression[] = [];
+  let expandFinal = false;
+  let close: Token = open;
+  p.pushIncludeNewlines(false);
+  for (;;) {
+    if (p.peek().type === ')') {
+      close = p.read();
+      break;
+    }
+    const before = p.diags.length;
+    args.push(parseExpression(p));
+    if (p.recovery && p.diags.length > before) {
+      const recovered = p.recover(')');
+      if (recovered.type === ')') close = recovered;
+      break;
+    }
+    const sep = p.read();
+    if (sep.type === ')') {
+      close = sep;
+      break;
+    }
+    if (sep.type === '...') {
+      expandFinal = true;
+      if (p.peek().type !== ')') {
+        if (!p.recovery) p.error('Missing closing parenthesis', 'An expanded function argument (with ...) must be immediately followed by closing parentheses.', sep.range);
+        close = p.recover(')');
+      } else close = p.read();
+      break;
+    }
+    if (sep.type !== ',') {
+      if (sep.type === 'eof') p.error('Unterminated function call', 'There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file.', p.between(nameTok.range, open.range));
+      else p.error('Missing argument separator', 'A comma is required to separate each function argument from the next.', sep.range);
+      close = p.recover(')');
+      break;
+    }
+    if (p.peek().type === ')') {
+      close = p.read();
+      break;
+    }
+  }
+  p.popIncludeNewlines();
+  return { kind: 'call', name, args, expandFinal, nameRange, openParenRange: open.range, closeParenRange: close.range, range: p.between(nameRange, close.range) };
+}
+
+function parseTuple(p: Peeker): Expression {
+  const open = p.read();
+  p.pushIncludeNewlines(false);
+  try {
+    if (isKeyword(p.peek(), 'for')) return finishFor(p, open);
+    const exprs: Expression[] = [];
+    let close: Token;
+    for (;;) {
+      if (p.peek().type === ']') {
+        close = p.read();
+        break;
+      }
+      const before = p.diags.length;
+      exprs.push(parseExpression(p));
+      if (p.recovery && p.diags.length > before) {
+        close = p.recover(']');
+        break;
+      }
+      const next = p.peek();
+      if (next.type === ']') {
+        close = p.read();
+        break;
+      }
+      if (next.type !== ',') {
+        if (!p.recovery) {
+          if (next.type === 'eof') p.error('Unterminated tuple constructor expression', 'There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file.', open.range);
+          else p.error('Missing item separator', 'Expected a comma to mark the beginning of the next item.', next.range);
+        }
+        close = p.recover(']');
+        break;
+      }
+      p.read();
+    }
+    return { kind: 'tuple', exprs, openRange: open.range, range: p.between(open.range, close.range) };
+  } finally {
+    p.popIncludeNewlines();
+  }
+}
+
+function parseObject(p: Peeker): Expression {
+  const open = p.read();
+  p.pushIncludeNewlines(false);
+  const isFor = isKeyword(p.peek(), 'for');
+  p.popIncludeNewlines();
+  if (isFor) {
+    p.pushIncludeNewlines(false);
+    try {
+      return finishFor(p, open);
+    } finally {
+      p.popIncludeNewlines();
+    }
+  }
+  p.pushIncludeNewlines(true);
+  const items: ObjectItem[] = [];
+  let close: Token;
+  try {
+    for (;;) {
+      const next = p.peek();
+      if (next.type === 'newline') {
+        p.read();
+        continue;
+      }
+      if (next.type === '}') {
+        close = p.read();
+        break;
+      }
+      const forceNonLiteral = next.type === '(';
+      const before = p.diags.length;
+      const key = parseExpression(p);
+      if (p.recovery && p.diags.length > before) {
+        close = p.recover('}');
+        break;
+      }
+      const sep = p.peek();
+      if (sep.type !== '=' && sep.type !== ':') {
+        if (!p.recovery) {
+          if (sep.type === 'newline' || sep.type === ',') p.error('Missing attribute value', 'Expected an attribute value, introduced by an equals sign ("=").', sep.range);
+          else if (sep.type === 'ident') p.error('Missing key/value separator', 'Expected an equals sign ("=") to mark the beginning of the attribute value. If you intended to given an attribute name containing periods or spaces, write the name in quotes to create a string literal.', sep.range);
+          else if (sep.type === 'eof') p.error('Unterminated object constructor expression', 'There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.', open.range);
+          else p.error('Missing key/value separator', 'Expected an equals sign ("=") to mark the beginning of the attribute value.', sep.range);
+        }
+        close = p.recover('}');
+        break;
+      }
+      p.read();
+      const valueBefore = p.diags.length;
+      const value = parseExpression(p);
+      items.push({ key, keyIsBareName: forceNonLiteral ? undefined : bareName(key), forceNonLiteral, value });
+      if (p.recovery && p.diags.length > valueBefore) {
+        close = p.recover('}');
+        break;
+      }
+      const after = p.peek();
+      if (after.type === '}') {
+        close = p.read();
+        break;
+      }
+      if (after.type !== ',' && after.type !== 'newline') {
+        if (!p.recovery) {
+          if (after.type === 'eof') p.error('Unterminated object constructor expression', 'There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.', open.range);
+          else p.error('Missing attribute separator', 'Expected a newline or comma to mark the beginning of the next attribute.', after.range);
+        }
+        close = p.recover('}');
+        break;
+      }
+      p.read();
+    }
+  } finally {
+    p.popIncludeNewlines();
+  }
+  return { kind: 'object', items, openRange: open.range, range: p.between(open.range, close.range) };
+}
+
+/** A key written as a naked name (`{foo = 1}`, also `{null = 1}`) means that string. */
+function bareName(key: Expression): string | undefined {
+  if (key.kind === 'scopeTraversal' && key.steps.length === 0) return key.root;
+  if (key.kind === 'literal' && key.range.end.byte - key.range.start.byte <= 5) {
+    if (key.value === true) return 'true';
+    if (key.value === false) return 'false';
+    if (key.value === NULL) return 'null';
+  }
+  return undefined;
+}
+
+function isKeyword(tok: Token, word: string): boolean {
+  return tok.type === 'ident' && tok.text === word;
+}
+
+function finishFor(p: Peeker, open: Token): Expression {
+  p.read(); // "for"
+  const makeObject = open.type === '{';
+  const closeType: TokenType = makeObject ? '}' : ']';
+  const bail = (detail: string): Expression => {
+    const tok = p.peek();
+    if (!p.recovery) p.error("Invalid 'for' expression", detail, tok.range);
+    const close = p.recover(closeType);
+    return { kind: 'invalid', range: p.between(open.range, close.range) };
+  };
+  if (p.peek().type !== 'ident') return bail("For expression requires variable name after 'for'.");
+  let valVar = p.read().text;
+  let keyVar: string | undefined;
+  if (p.peek().type === ',') {
+    keyVar = valVar;
+    p.read();
+    if (p.peek().type !== 'ident') return bail('For expression requires value variable name after comma.');
+    valVar = p.read().text;
+  }
+  if (!isKeyword(p.peek(), 'in')) return bail("For expression requires the 'in' keyword after its name declarations.");
+  p.read();
+  const before = p.diags.length;
+  const collection = parseExpression(p);
+  if (p.recovery && p.diags.length > before) return { kind: 'invalid', range: p.between(open.range, p.recover(closeType).range) };
+  if (p.peek().type !== ':') return bail('For expression requires a colon after the collection expression.');
+  p.read();
+  let keyExpr: Expression | undefined;
+  let valExpr = parseExpression(p);
+  if (p.peek().type === '=>') {
+    p.read();
+    keyExpr = valExpr;
+    valExpr = parseExpression(p);
+  }
+  if (p.recovery && p.diags.length > before) return { kind: 'invalid', range: p.between(open.range, p.recover(closeType).range) };
+  let ellipsis: Range | undefined;
+  if (p.peek().type === '...') ellipsis = p.read().range;
+  let condition: Expression | undefined;
+  if (isKeyword(p.peek(), 'if')) {
+    p.read();
+    condition = parseExpression(p);
+    if (p.recovery && p.diags.length > before) return { kind: 'invalid', range: p.between(open.range, p.recover(closeType).range) };
+  }
+  let close: Token;
+  if (p.peek().type === closeType) close = p.read();
+  else {
+    if (!p.recovery) p.error("Invalid 'for' expression", "Extra characters after the end of the 'for' expression.", p.peek().range);
+    close = p.recover(closeType);
+  }
+  if (!makeObject) {
+    if (keyExpr) p.error("Invalid 'for' expression", 'Key expression is not valid when building a tuple.', keyExpr.range);
+    if (ellipsis) p.error("Invalid 'for' expression", 'Grouping ellipsis (...) cannot be used when building a tuple.', ellipsis);
+  } else if (!keyExpr) {
+    p.error("Invalid 'for' expression", 'Key expression is required when building an object.', valExpr.range);
+  }
+  const result: ForExpression = {
+    kind: 'for', keyVar, valVar, collection, keyExpr, valExpr, condition, group: ellipsis !== undefined,
+    openRange: open.range, closeRange: close.range, range: p.between(open.range, close.range),
+  };
+  return result;
+}

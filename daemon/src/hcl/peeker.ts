@@ -1,0 +1,137 @@
+import { errorDiag, rangeBetween, type Diagnostic, type Range } from './diagnostics.js';
+import type { Token, TokenType } from './tokens.js';
+
+const OPPOSITE: Partial<Record<TokenType, TokenType>> = {
+  '{': '}', '}': '{', '[': ']', ']': '[', '(': ')', ')': '(',
+  oquote: 'cquote', cquote: 'oquote', oheredoc: 'cheredoc', cheredoc: 'oheredoc',
+  interp: 'seqend', control: 'seqend', seqend: 'interp',
+};
+
+/** Deeper nesting than this is reported instead of recursing further, so no input can overflow the stack. */
+export const MAX_NESTING = 400;
+
+/**
+ * Token cursor shared by the body, expression and template parsers: newline
+ * sensitivity is a stack (newlines matter in bodies and object constructors, not
+ * inside brackets), and `recovery` mutes follow-on errors after a syntax error.
+ */
+export class Peeker {
+  private pos = 0;
+  private readonly newlineStack: boolean[] = [true];
+  recovery = false;
+  depth = 0;
+  readonly diags: Diagnostic[] = [];
+
+  constructor(
+    private readonly tokens: Token[],
+    readonly filename: string,
+  ) {}
+
+  private includeNewlines(): boolean {
+    return this.newlineStack[this.newlineStack.length - 1] as boolean;
+  }
+
+  pushIncludeNewlines(include: boolean): void {
+    this.newlineStack.push(include);
+  }
+
+  popIncludeNewlines(): void {
+    this.newlineStack.pop();
+  }
+
+  private nextIndex(): number {
+    let i = this.pos;
+    if (!this.includeNewlines()) while ((this.tokens[i] as Token).type === 'newline') i++;
+    return i;
+  }
+
+  peek(): Token {
+    return this.tokens[this.nextIndex()] as Token;
+  }
+
+  read(): Token {
+    const i = this.nextIndex();
+    const token = this.tokens[i] as Token;
+    if (token.type !== 'eof') this.pos = i + 1;
+    return token;
+  }
+
+  /** Range of the most recently read token (what upstream calls PrevRange). */
+  prevRange(): Range {
+    const prev = this.tokens[Math.max(this.pos - 1, 0)] as Token;
+    return prev.range;
+  }
+
+  nextRange(): Range {
+    return this.peek().range;
+  }
+
+  error(summary: string, detail: string, range: Range): void {
+    this.diags.push(errorDiag(summary, detail, range));
+  }
+
+  /** Skips to just after the `end` token matching the current nesting level (or EOF). */
+  recover(end: TokenType): Token {
+    const start = OPPOSITE[end];
+    this.recovery = true;
+    let nest = 0;
+    for (;;) {
+      const token = this.read();
+      let type = token.type;
+      if (end === 'seqend' && type === 'control') type = 'interp';
+      if (type === start) nest++;
+      else if (type === end) {
+        if (nest < 1) return token;
+        nest--;
+      } else if (type === 'eof') return token;
+    }
+  }
+
+  /** Finds the next `start` bracket and skips past its matching end. */
+  recoverOver(start: TokenType): void {
+    for (;;) {
+      const token = this.read();
+      if (token.type === start || token.type === 'eof') break;
+    }
+    this.recover(OPPOSITE[start] as TokenType);
+  }
+
+  /** Skips to the end of the current body item: the next newline outside any brackets. */
+  recoverAfterBodyItem(): void {
+    this.recovery = true;
+    const open: TokenType[] = [];
+    for (;;) {
+      const token = this.read();
+      switch (token.type) {
+        case 'newline':
+          if (open.length === 0) return;
+          break;
+        case 'eof':
+          return;
+        case '{': case '[': case '(': case 'oquote': case 'oheredoc': case 'interp': case 'control':
+          open.push(token.type);
+          break;
+        case '}': case ']': case ')': case 'cquote': case 'cheredoc': {
+          const opener = OPPOSITE[token.type];
+          while (open.length > 0 && open[open.length - 1] !== opener) open.pop();
+          open.pop();
+          break;
+        }
+        case 'seqend':
+          while (open.length > 0 && open[open.length - 1] !== 'interp' && open[open.length - 1] !== 'control') open.pop();
+          open.pop();
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  between(a: Range, b: Range): Range {
+    return rangeBetween(a, b);
+  }
+}
+
+export function oppositeBracket(type: TokenType): TokenType {
+  return OPPOSITE[type] as TokenType;
+}
