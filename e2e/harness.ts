@@ -45,7 +45,7 @@ export async function runPortico(args: string[], opts: { env?: Record<string, st
 }
 
 export interface DaemonOptions {
-  /** Extra environment; PORTICO_DATA_DIR and PORTICO_CONTROL_ADDR are set by the harness. */
+  /** Extra environment; the harness sets PORTICO_DATA_DIR and the PORTICO_*_ADDR listen addresses to free ports. */
   env?: Record<string, string>;
   /** Extra arguments after `portico daemon`. */
   args?: string[];
@@ -58,6 +58,10 @@ export interface DaemonOptions {
 export interface DaemonHandle {
   controlUrl: string;
   controlPort: number;
+  /** Internal services listener (infosessions, ingest API, discovery HTTP form). */
+  servicesUrl: string;
+  /** Discovery gRPC, host:port. */
+  cdsAddress: string;
   dataDir: string;
   /** The control token, read from <dataDir>/control.token once the daemon made it. */
   token: string;
@@ -79,6 +83,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<DaemonHandl
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'portico-e2e-'));
   const controlPort = await freePort();
   const controlUrl = `http://127.0.0.1:${controlPort}`;
+  const servicesPort = await freePort();
+  const cdsPort = await freePort();
   let child: ChildProcess | null = null;
   let output = '';
   let exit: Promise<number | null> = Promise.resolve(null);
@@ -87,7 +93,14 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<DaemonHandl
     output = '';
     const proc = spawn(process.execPath, [PORTICO_BIN, 'daemon', ...(opts.args ?? [])], {
       cwd: REPO_ROOT,
-      env: { ...process.env, PORTICO_DATA_DIR: dataDir, PORTICO_CONTROL_ADDR: `127.0.0.1:${controlPort}`, ...opts.env },
+      env: {
+        ...process.env,
+        PORTICO_DATA_DIR: dataDir,
+        PORTICO_CONTROL_ADDR: `127.0.0.1:${controlPort}`,
+        PORTICO_SERVICES_ADDR: `127.0.0.1:${servicesPort}`,
+        PORTICO_CDS_ADDR: `127.0.0.1:${cdsPort}`,
+        ...opts.env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = proc;
@@ -105,6 +118,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<DaemonHandl
   const handle: DaemonHandle = {
     controlUrl,
     controlPort,
+    servicesUrl: `http://127.0.0.1:${servicesPort}`,
+    cdsAddress: `127.0.0.1:${cdsPort}`,
     dataDir,
     get token() {
       return readFileSync(join(dataDir, 'control.token'), 'utf8').trim();

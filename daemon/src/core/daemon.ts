@@ -6,10 +6,13 @@ import { ControlComponent } from '../control/control-component.js';
 import { EventBus } from '../control/event-bus.js';
 import type { ControlServices } from '../control/trpc.js';
 import { StoreComponent } from '../store/store-component.js';
+import type { DaemonContext } from './area.js';
+import { AREAS } from './areas.js';
 import { ComponentHost } from './component.js';
 import { resolveConfigSources, type ConfigSources } from './config-sources.js';
 import { StartupError } from './errors.js';
 import { Logger } from './logger.js';
+import { ServicesListener } from './services-listener.js';
 import type { DaemonSettings } from './settings.js';
 import { VERSION } from './version.js';
 
@@ -82,6 +85,23 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
     });
   });
   host.register(store);
+  const servicesListener = new ServicesListener(settings.services, logger.child({ component: 'services' }));
+  const ctx: DaemonContext = {
+    mode,
+    settings,
+    env: process.env,
+    configFiles: config.files,
+    logger,
+    events,
+    host,
+    store: () => store.store,
+    services: servicesListener,
+    control: services,
+  };
+  for (const area of AREAS) {
+    if (area.modes.includes(mode)) area.install(ctx);
+  }
+  if (servicesListener.hasMounts) host.register(servicesListener);
   host.register(control);
 
   logger.info('portico starting', { version: VERSION, mode, pid: process.pid, data_dir: settings.dataDir, config: config.files });

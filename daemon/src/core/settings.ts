@@ -13,6 +13,10 @@ export interface DaemonSettings {
   dataDir: string;
   databaseUrl: string | undefined;
   control: ListenAddress;
+  /** Internal services HTTP (infosessions, ingest API, discovery HTTP form). */
+  services: ListenAddress;
+  /** Cluster discovery gRPC. */
+  cds: ListenAddress;
   controlToken: string | undefined;
   shutdownDelayMs: number;
   shutdownTimeoutMs: number;
@@ -21,6 +25,8 @@ export interface DaemonSettings {
 }
 
 export const DEFAULT_CONTROL_ADDR = '127.0.0.1:9901';
+export const DEFAULT_SERVICES_ADDR = '127.0.0.1:9080';
+export const DEFAULT_CDS_ADDR = '127.0.0.1:18000';
 
 const optionalText = z
   .string()
@@ -32,6 +38,8 @@ const envSchema = z.object({
   PORTICO_DATABASE_URL: optionalText,
   PORTICO_CONTROL_ADDR: optionalText,
   PORTICO_CONTROL_TOKEN: optionalText,
+  PORTICO_SERVICES_ADDR: optionalText,
+  PORTICO_CDS_ADDR: optionalText,
   PORTICO_SHUTDOWN_DELAY: optionalText,
   PORTICO_SHUTDOWN_TIMEOUT: optionalText,
   PORTICO_LOG_FORMAT: optionalText.pipe(z.enum(['common', 'json']).optional()),
@@ -50,6 +58,8 @@ export function readSettings(env: NodeJS.ProcessEnv, overrides: { dataDir?: stri
     dataDir: resolve(overrides.dataDir ?? e.PORTICO_DATA_DIR ?? 'data'),
     databaseUrl: e.PORTICO_DATABASE_URL,
     control: parseListenAddress(e.PORTICO_CONTROL_ADDR ?? DEFAULT_CONTROL_ADDR, 'PORTICO_CONTROL_ADDR'),
+    services: parseListenAddress(e.PORTICO_SERVICES_ADDR ?? DEFAULT_SERVICES_ADDR, 'PORTICO_SERVICES_ADDR'),
+    cds: parseListenAddress(e.PORTICO_CDS_ADDR ?? DEFAULT_CDS_ADDR, 'PORTICO_CDS_ADDR'),
     controlToken: e.PORTICO_CONTROL_TOKEN,
     shutdownDelayMs: e.PORTICO_SHUTDOWN_DELAY ? parseDuration(e.PORTICO_SHUTDOWN_DELAY, 'PORTICO_SHUTDOWN_DELAY') : 0,
     shutdownTimeoutMs: e.PORTICO_SHUTDOWN_TIMEOUT ? parseDuration(e.PORTICO_SHUTDOWN_TIMEOUT, 'PORTICO_SHUTDOWN_TIMEOUT') : 5000,

@@ -1,7 +1,7 @@
-import type { Migration } from './types.js';
+import type { Migration, MigrationSet } from './types.js';
 
-/** Every migration Portico has, in order. Append only: never edit or reorder a released one. */
-export const MIGRATIONS: readonly Migration[] = [
+/** The store's own tables. Append only: never edit or reorder a released migration. */
+export const CORE_MIGRATIONS: readonly Migration[] = [
   {
     id: 1,
     name: 'daemon_boots',
@@ -17,3 +17,9 @@ export const MIGRATIONS: readonly Migration[] = [
 CREATE INDEX daemon_boots_started_at ON daemon_boots (started_at);`,
   },
 ];
+
+/**
+ * Every area's migrations, applied in this order at start. An area (infosessions, ingest, ...)
+ * keeps its list in its own folder and adds one line here.
+ */
+export const MIGRATION_SETS: readonly MigrationSet[] = [{ area: 'core', migrations: CORE_MIGRATIONS }];

@@ -3,7 +3,7 @@ import type { Component } from '../core/component.js';
 import type { Logger } from '../core/logger.js';
 import { migrate } from './migrate.js';
 import { openStore, type StoreSettings } from './open-store.js';
-import { MIGRATIONS } from './schema.js';
+import { MIGRATION_SETS } from './schema.js';
 import type { Store } from './types.js';
 
 export interface BootRecord {
@@ -40,7 +40,7 @@ export class StoreComponent implements Component {
     });
     this.#store = store;
     try {
-      this.#schemaVersion = await migrate(store, MIGRATIONS);
+      this.#schemaVersion = await migrate(store, MIGRATION_SETS);
       await store.run('INSERT INTO daemon_boots (boot_id, version, mode, pid, hostname, started_at) VALUES (?, ?, ?, ?, ?, ?)', [
         this.boot.bootId,
         this.boot.version,

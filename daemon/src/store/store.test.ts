@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appliedMigrations, migrate, schemaVersion } from './migrate.js';
-import { MIGRATIONS } from './schema.js';
+import { CORE_MIGRATIONS as MIGRATIONS, MIGRATION_SETS } from './schema.js';
 import { SqliteStore } from './sqlite-store.js';
 import { testDatabases, type TestDatabase } from './testing/databases.js';
 import type { Migration, Store } from './types.js';
@@ -92,20 +92,20 @@ describe.each(factories.map((f) => [f().kind, f] as const))('store on %s', (_kin
     expect(await migrate(store, MIGRATIONS)).toBe(MIGRATIONS.length);
     expect(await migrate(store, MIGRATIONS)).toBe(MIGRATIONS.length);
     const applied = await appliedMigrations(store);
-    expect(applied.map((a) => [a.id, a.name])).toEqual(MIGRATIONS.map((m) => [m.id, m.name]));
+    expect(applied.map((a) => [a.area, a.id, a.name])).toEqual(MIGRATIONS.map((m) => ['core', m.id, m.name]));
     await store.run('INSERT INTO daemon_boots (boot_id, version, mode, pid, hostname, started_at) VALUES (?, ?, ?, ?, ?, ?)', ['b1', '0.1.0', 'all', 1, 'h', Date.now()]);
   });
 
   it('rolls a failing migration back whole, leaving earlier ones in place', async () => {
     const broken: Migration = { id: 2, name: 'half', up: 'CREATE TABLE half_done (id INTEGER); CREATE TABLE kv (dup INTEGER);' };
-    await expect(migrate(store, [kv, broken])).rejects.toThrow(/migration 2 \(half\) failed and was rolled back/);
+    await expect(migrate(store, [kv, broken])).rejects.toThrow(/migration core\/2 \(half\) failed and was rolled back/);
     expect(await schemaVersion(store)).toBe(1);
     await expect(store.all('SELECT * FROM half_done')).rejects.toThrow();
   });
 
   it('refuses a database whose schema is newer than the code', async () => {
     await migrate(store, [kv, { id: 2, name: 'later', up: 'CREATE TABLE later (id INTEGER)' }]);
-    await expect(migrate(store, [kv])).rejects.toThrow(/schema is at version 2 but this Portico knows migrations up to 1/);
+    await expect(migrate(store, [kv])).rejects.toThrow(/schema of 'core' is at version 2 but this Portico knows migrations up to 1/);
   });
 
   it('refuses a database with a different migration history', async () => {
@@ -113,10 +113,22 @@ describe.each(factories.map((f) => [f().kind, f] as const))('store on %s', (_kin
     await expect(migrate(store, [{ id: 1, name: 'other', up: 'SELECT 1' }])).rejects.toThrow(/expects 'other'/);
   });
 
+  it('numbers each area on its own and applies the areas in order', async () => {
+    const sets = [
+      { area: 'core', migrations: [kv] },
+      { area: 'infosessions', migrations: [{ id: 1, name: 'sessions', up: 'CREATE TABLE sessions (id INTEGER PRIMARY KEY)' }] },
+    ];
+    expect(await migrate(store, sets)).toBe(2);
+    const grown = [...sets, { area: 'ingest', migrations: [{ id: 1, name: 'jobs', up: 'CREATE TABLE jobs (id INTEGER PRIMARY KEY)' }] }];
+    expect(await migrate(store, grown)).toBe(3);
+    expect((await appliedMigrations(store)).map((a) => `${a.area}/${a.id}`)).toEqual(['core/1', 'infosessions/1', 'ingest/1']);
+    await expect(migrate(store, [sets[0]!, sets[0]!])).rejects.toThrow(/area 'core' listed twice/);
+  });
+
   it('runs migrations safely from two processes at once', async () => {
     const other = await database.open();
     try {
-      const versions = await Promise.all([migrate(store, MIGRATIONS), migrate(other, MIGRATIONS)]);
+      const versions = await Promise.all([migrate(store, MIGRATION_SETS), migrate(other, MIGRATION_SETS)]);
       expect(versions).toEqual([MIGRATIONS.length, MIGRATIONS.length]);
       expect((await appliedMigrations(store)).length).toBe(MIGRATIONS.length);
     } finally {

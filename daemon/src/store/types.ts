@@ -31,3 +31,12 @@ export interface Migration {
   name: string;
   up: string | DialectSql | ((tx: Queryable, kind: StoreKind) => Promise<void>);
 }
+
+/**
+ * The migrations of one area of the daemon (core, infosessions, ingest, ...). Each area numbers
+ * its own 1, 2, 3, ... so areas never compete for ids; areas apply in the order given.
+ */
+export interface MigrationSet {
+  area: string;
+  migrations: readonly Migration[];
+}
