@@ -1,13 +1,32 @@
-import { access, constants } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { UsageError } from '../../core/errors.js';
+import {
+  evaluateSourceValue,
+  evaluateValue,
+  formatDiagnostic,
+  formatValue,
+  HclError,
+  parse,
+  toPlain,
+  type Diagnostic,
+  type HclValue,
+} from '../../hcl/index.js';
 
 const HELP = `Usage: portico config <command>
 
 Commands:
-  check FILE...   check configuration files; exit 1 when any has an error
+  check FILE...        check configuration files; exit 1 when any has an error
+  eval [EXPR]          evaluate an expression (a REPL when EXPR is omitted)
 
 Options:
   -h, --help      show this help`;
+
+const EVAL_USAGE = `Usage: portico config eval [-f FILE] [--json] [EXPR]
+
+Evaluates EXPR with the function library and \`env\` (the process environment, over the
+defaults of FILE's \`defaults { environment_variables = {...} }\` when -f or PORTICO_CONFIG
+names a file). Without EXPR, reads expressions line by line; .exit or Ctrl-D ends.`;
 
 /** `portico config ...`; returns the exit code. */
 export async function runConfigCommand(argv: string[]): Promise<number> {
@@ -17,6 +36,7 @@ export async function runConfigCommand(argv: string[]): Promise<number> {
     return sub === undefined ? 2 : 0;
   }
   if (sub === 'check') return checkCommand(rest);
+  if (sub === 'eval') return evalCommand(rest);
   throw new UsageError(`unknown command 'config ${sub}'`, HELP);
 }
 
@@ -30,15 +50,149 @@ async function checkCommand(argv: string[]): Promise<number> {
   if (argv.length === 0) throw new UsageError("'config check' needs at least one FILE", 'Usage: portico config check FILE...');
   let failed = 0;
   for (const file of argv) {
-    try {
-      await access(file, constants.R_OK);
-      console.log(`${file}: ok`);
-    } catch (error) {
+    const loaded = await loadSource(file);
+    if ('reason' in loaded) {
       failed += 1;
-      const code = (error as NodeJS.ErrnoException).code;
-      const reason = code === 'ENOENT' ? 'file not found' : code === 'EACCES' ? 'permission denied' : String(error);
-      console.error(`${file}: configuration error: ${reason}`);
+      console.error(`${file}: configuration error: ${loaded.reason}`);
+      continue;
     }
+    const diagnostics = [...loaded.diagnostics, ...parse(loaded.source, file).diagnostics];
+    if (diagnostics.length === 0) {
+      console.log(`${file}: ok`);
+      continue;
+    }
+    failed += 1;
+    for (const d of diagnostics) console.error(formatDiagnostic(d));
   }
   return failed > 0 ? 1 : 0;
+}
+
+/** Reads a file as UTF-8; invalid bytes are a diagnostic at the first bad position, as upstream reports them. */
+async function loadSource(file: string): Promise<{ source: string; diagnostics: Diagnostic[] } | { reason: string }> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'file not found' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : String(error);
+    return { reason };
+  }
+  const source = bytes.toString('utf8');
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return { source, diagnostics: [] };
+  } catch {
+    const bad = source.indexOf('\ufffd');
+    const before = source.slice(0, Math.max(bad, 0));
+    const line = before.split('\n').length;
+    const column = [...before.slice(before.lastIndexOf('\n') + 1)].length + 1;
+    const start = { line, column, byte: Buffer.byteLength(before) };
+    return {
+      source,
+      diagnostics: [{
+        severity: 'error',
+        summary: 'Invalid character encoding',
+        detail: 'All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.',
+        range: { filename: file, start, end: { ...start, column: column + 1, byte: start.byte + 1 } },
+      }],
+    };
+  }
+}
+
+interface EvalOptions {
+  file: string | undefined;
+  json: boolean;
+  expr: string | undefined;
+}
+
+function parseEvalArgs(argv: string[]): EvalOptions | 'help' {
+  const opts: EvalOptions = { file: process.env.PORTICO_CONFIG || undefined, json: false, expr: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '-h' || arg === '--help') return 'help';
+    if (arg === '--json') opts.json = true;
+    else if (arg === '-f' || arg === '--file') {
+      const file = argv[++i];
+      if (file === undefined) throw new UsageError(`'${arg}' needs a FILE`, EVAL_USAGE);
+      opts.file = file;
+    } else if (arg.startsWith('-') && arg !== '-' && !/^-[\d.(]/.test(arg)) {
+      throw new UsageError(`unknown option '${arg}' for 'config eval'`, EVAL_USAGE);
+    } else if (opts.expr !== undefined) {
+      throw new UsageError("'config eval' takes one EXPR (quote it)", EVAL_USAGE);
+    } else opts.expr = arg;
+  }
+  return opts;
+}
+
+async function evalCommand(argv: string[]): Promise<number> {
+  const opts = parseEvalArgs(argv);
+  if (opts === 'help') {
+    console.log(EVAL_USAGE);
+    return 0;
+  }
+  const env = await environment(opts.file);
+  if (env instanceof Array) {
+    for (const d of env) console.error(formatDiagnostic(d));
+    return 1;
+  }
+  const variables = { env };
+  const show = (value: HclValue): string => (opts.json ? JSON.stringify(toPlain(value), null, 2) : formatValue(value));
+  const evalOne = (expr: string): boolean => {
+    try {
+      console.log(show(evaluateSourceValue(expr, variables)));
+      return true;
+    } catch (error) {
+      if (!(error instanceof HclError)) throw error;
+      for (const d of error.diagnostics) console.error(formatDiagnostic(d));
+      return false;
+    }
+  };
+  if (opts.expr !== undefined) return evalOne(opts.expr) ? 0 : 1;
+  return repl(evalOne);
+}
+
+/** process.env over the config file's `defaults { environment_variables }`, like the daemon's `env`. */
+async function environment(file: string | undefined): Promise<Record<string, string> | Diagnostic[]> {
+  const env: Record<string, string> = {};
+  if (file) {
+    const loaded = await loadSource(file);
+    if ('reason' in loaded) throw new UsageError(`cannot read ${file}: ${loaded.reason}`, EVAL_USAGE);
+    const { body, diagnostics } = parse(loaded.source, file);
+    if (diagnostics.length > 0) return diagnostics;
+    for (const block of body.blocks) {
+      const attr = block.type === 'defaults' ? block.body.attributes['environment_variables'] : undefined;
+      if (!attr) continue;
+      try {
+        const defaults = toPlain(evaluateValue(attr.expr, {}));
+        if (defaults && typeof defaults === 'object' && !Array.isArray(defaults)) {
+          for (const [k, v] of Object.entries(defaults)) if (typeof v === 'string') env[k] = v;
+        }
+      } catch (error) {
+        if (error instanceof HclError) return error.diagnostics;
+        throw error;
+      }
+    }
+  }
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+function repl(evalOne: (expr: string) => boolean): Promise<number> {
+  const interactive = process.stdin.isTTY === true;
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: interactive, prompt: '> ' });
+  return new Promise((resolve) => {
+    let failed = false;
+    rl.on('line', (line) => {
+      const text = line.trim();
+      if (text === '.exit') {
+        rl.close();
+        return;
+      }
+      if (text !== '' && !evalOne(text)) failed = true;
+      if (interactive) rl.prompt();
+    });
+    // Ctrl-D (end of input) ends the session; piped input reports whether every line worked.
+    rl.on('close', () => resolve(interactive || !failed ? 0 : 1));
+    if (interactive) rl.prompt();
+  });
 }
