@@ -15,19 +15,18 @@ export interface ControlConnectionOptions {
   token: string;
   /** Any HTTP call answered 401: the token is no longer accepted. */
   onUnauthorized(): void;
-  onSocketOpen(): void;
+  /** The WebSocket closed (or failed to open); the client is already retrying. */
   onSocketClose(): void;
   /** Defaults to the page's own origin, where the daemon serves both the dashboard and /trpc. */
   origin?: string;
 }
 
 /** One typed client per login: queries over HTTP (batched), subscriptions over one WebSocket. */
-export function connectControl({ token, onUnauthorized, onSocketOpen, onSocketClose, origin = location.origin }: ControlConnectionOptions): ControlConnection {
+export function connectControl({ token, onUnauthorized, onSocketClose, origin = location.origin }: ControlConnectionOptions): ControlConnection {
   const wsClient = createWSClient({
     url: controlSocketUrl(origin),
     connectionParams: () => ({ token }),
     retryDelayMs: reconnectDelayMs,
-    onOpen: onSocketOpen,
     onClose: onSocketClose,
   });
   const client = createTRPCClient<AppRouter>({

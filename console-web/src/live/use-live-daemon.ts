@@ -10,6 +10,8 @@ import { initialLiveState, liveReducer, type LiveState } from './live-state';
  */
 const REPLAY_BUFFERED_EVENTS = 'dashboard:0';
 
+const RESUBSCRIBE_DELAY_MS = 2_000;
+
 /** Event types after which `system.status` reads differently; log lines do not change it. */
 const STATUS_CHANGING_EVENTS: ReadonlySet<DaemonEvent['type']> = new Set(['daemon.started', 'daemon.stopping', 'component.state']);
 
@@ -36,7 +38,6 @@ export function useLiveDaemon(token: string, onRefused: () => void): LiveDaemon 
       onUnauthorized: () => {
         if (!disposed) onRefusedRef.current();
       },
-      onSocketOpen: () => undefined,
       onSocketClose: () => {
         if (disposed) return;
         dispatch({ type: 'socket-closed', at: Date.now() });
@@ -54,32 +55,55 @@ export function useLiveDaemon(token: string, onRefused: () => void): LiveDaemon 
       }
     });
 
-    const subscription = connection.client.system.events.subscribe(
-      { lastEventId: REPLAY_BUFFERED_EVENTS },
-      {
-        onStarted: () => {
-          dispatch({ type: 'subscription-started' });
-          refreshStatus();
+    let lastEventId = REPLAY_BUFFERED_EVENTS;
+    let subscription: { unsubscribe(): void } | null = null;
+    let generation = 0;
+    let resubscribeTimer: ReturnType<typeof setTimeout> | undefined;
+    const follow = () => {
+      const mine = ++generation;
+      const current = () => !disposed && mine === generation;
+      // A subscription the server ended or failed is followed again, from the last event seen.
+      const followAgainSoon = () => {
+        if (!current()) return;
+        clearTimeout(resubscribeTimer);
+        resubscribeTimer = setTimeout(follow, RESUBSCRIBE_DELAY_MS);
+      };
+      subscription?.unsubscribe();
+      subscription = connection.client.system.events.subscribe(
+        { lastEventId },
+        {
+          onStarted: () => {
+            if (!current()) return;
+            dispatch({ type: 'subscription-started' });
+            refreshStatus();
+          },
+          onData: ({ id, data: event }) => {
+            if (!current()) return;
+            lastEventId = id;
+            dispatch({ type: 'event', event });
+            if (STATUS_CHANGING_EVENTS.has(event.type)) refreshStatus();
+          },
+          onConnectionStateChange: (state) => {
+            if (current() && state.state === 'connecting' && state.error) dispatch({ type: 'socket-closed', at: Date.now() });
+          },
+          onError: (error) => {
+            if (!current()) return;
+            dispatch({ type: 'status-failed', message: describeFailure(error) });
+            followAgainSoon();
+          },
+          onComplete: followAgainSoon,
         },
-        onData: ({ data: event }) => {
-          dispatch({ type: 'event', event });
-          if (STATUS_CHANGING_EVENTS.has(event.type)) refreshStatus();
-        },
-        onConnectionStateChange: (state) => {
-          if (state.state === 'connecting' && state.error) dispatch({ type: 'socket-closed', at: Date.now() });
-        },
-        onError: (error) => {
-          if (!disposed) dispatch({ type: 'status-failed', message: describeFailure(error) });
-        },
-      },
-    );
+      );
+    };
+    follow();
 
     refreshStatus();
     // The tRPC client is a callable proxy; passed bare, React would call it as an updater.
     setClient(() => connection.client);
     return () => {
       disposed = true;
-      subscription.unsubscribe();
+      clearTimeout(resubscribeTimer);
+      subscription?.unsubscribe();
       void connection.close();
     };
   }, [token]);
