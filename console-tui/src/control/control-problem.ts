@@ -37,7 +37,9 @@ export function toControlProblem(error: unknown): ControlProblem {
     const status = httpStatusOf(e);
     if (status) return { code: 'failed', reason: `HTTP ${status}${messageOf(error) ? `: ${messageOf(error)}` : ''}` };
   }
-  return { code: 'failed', reason: messageOf(error) || 'unknown error' };
+  // The innermost message is the specific one ("bad port"), the outer ones generic ("fetch failed").
+  const innermost = chain.map(messageOf).filter(Boolean).at(-1);
+  return { code: 'failed', reason: innermost || 'unknown error' };
 }
 
 function causeChain(error: unknown): unknown[] {
@@ -45,7 +47,9 @@ function causeChain(error: unknown): unknown[] {
   let current: unknown = error;
   while (current !== undefined && current !== null && chain.length < 8 && !chain.includes(current)) {
     chain.push(current);
-    current = typeof current === 'object' ? (current as { cause?: unknown }).cause : undefined;
+    // Errors nest their reason in `cause`; a WebSocket ErrorEvent carries it in `error`.
+    const next = typeof current === 'object' ? ((current as { cause?: unknown }).cause ?? (current as { error?: unknown }).error) : undefined;
+    current = next;
   }
   return chain;
 }

@@ -128,11 +128,11 @@ describe('console shell', () => {
 
   it('updates the status and the events list when an event arrives', async () => {
     const { source, term } = start();
-    source.emit({ type: 'component.state', message: 'gateway running', component: { name: 'gateway', state: 'running', since: new Date().toISOString(), detail: 'listening on :8080' } });
+    source.emit({ type: 'component.state', message: 'gateway running: listening on :8080', component: { name: 'gateway', state: 'running', since: new Date().toISOString(), detail: 'listening on :8080' } });
     await new Promise((r) => setTimeout(r, 30));
     expect(term.text()).toMatch(/gateway\s+● running\s+0s\s+listening on :8080/);
     await term.press(KEYS.tab);
-    expect(term.text()).toMatch(/\d\d:\d\d:\d\d {2}· info {3}component.state {2}gateway running \(listening on :8080\)/);
+    expect(term.text()).toMatch(/\d\d:\d\d:\d\d {2}· info {3}component.state {2}gateway running: listening on :8080/);
   });
 
   it('says disconnected — reconnecting… when the link drops, and reads the status again when it is back', async () => {

@@ -7,7 +7,8 @@ import { Tinted } from './theme.js';
 
 /** How the link to the daemon is doing, as glyph + words. */
 export function connectionLabel(live: Pick<LiveState, 'connection' | 'problem'>): Label {
-  const why = live.problem ? ` (${live.problem.reason})` : '';
+  // A network reason helps ("connection refused"); a library's wording for anything else does not.
+  const why = live.problem && live.problem.code !== 'failed' ? ` (${live.problem.reason})` : '';
   switch (live.connection) {
     case 'connecting':
       return { glyph: '◐', word: 'connecting…', tone: 'busy' };

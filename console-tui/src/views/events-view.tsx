@@ -66,15 +66,9 @@ function EventLine({ event, messageWidth }: { event: DaemonEvent; messageWidth: 
     <Text wrap="truncate-end">
       {` ${fit(formatClock(event.at), TIME_WIDTH)}  `}
       <Tinted tone={level.tone}>{fit(labelText(level), LEVEL_WIDTH)}</Tinted>
-      {`  ${fit(event.type, TYPE_WIDTH)}  ${truncate(eventMessage(event), messageWidth)}`.trimEnd()}
+      {`  ${fit(event.type, TYPE_WIDTH)}  ${truncate(event.message, messageWidth)}`.trimEnd()}
     </Text>
   );
-}
-
-function eventMessage(event: DaemonEvent): string {
-  const c = event.component;
-  if (!c) return event.message;
-  return `${event.message}${c.detail ? ` (${c.detail})` : ''}`;
 }
 
 export const eventsView: ViewDefinition = {
