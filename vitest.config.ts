@@ -9,6 +9,8 @@ export default defineConfig({
           include: ['daemon/src/**/*.test.ts', 'console-tui/src/**/*.test.{ts,tsx}', 'console-web/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
+          // CI has 2 cores running everything at once; polls wait longer there, never shorter.
+          expect: { poll: { timeout: 10_000, interval: 50 } },
         },
       },
       {
@@ -17,6 +19,7 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           testTimeout: 90_000,
           hookTimeout: 90_000,
+          expect: { poll: { timeout: 20_000, interval: 100 } },
           fileParallelism: false,
         },
       },
