@@ -21,6 +21,7 @@ const SINGLE: Record<string, TokenType> = {
 const DOUBLE: Record<string, TokenType> = {
   '==': '==', '!=': '!=', '<=': '<=', '>=': '>=', '&&': '&&', '||': '||', '::': '::', '=>': '=>',
 };
+const DOUBLE_FIRST = new Set(['=', '!', '<', '>', '&', '|', ':']);
 const ID_START = /[\p{ID_Start}_]/u;
 const ID_CONTINUE = /[\p{ID_Continue}-]/u;
 
@@ -94,10 +95,11 @@ class Scanner {
   }
 
   private emit(type: TokenType, length: number, extra?: Partial<Token>): Token {
-    const start = this.pos();
+    const start: Pos = { line: this.line, column: this.col, byte: this.byte };
     const text = this.src.slice(this.i, this.i + length);
     this.advance(length);
-    const token: Token = { type, text, range: { filename: this.filename, start, end: this.pos() }, ...extra };
+    const token: Token = { type, text, range: { filename: this.filename, start, end: { line: this.line, column: this.col, byte: this.byte } } };
+    if (extra) Object.assign(token, extra);
     this.tokens.push(token);
     return token;
   }
@@ -134,7 +136,7 @@ class Scanner {
     }
     if (c === '}' || (c === '~' && next === '}')) return this.closeBrace(c === '~');
     if (c === '.' && next === '.' && src[this.i + 2] === '.') return void this.emit('...', 3);
-    const two = DOUBLE[c + (next ?? '')];
+    const two = next !== undefined && DOUBLE_FIRST.has(c) ? DOUBLE[c + next] : undefined;
     if (two) return void this.emit(two, 2);
     const one = SINGLE[c];
     if (one) return void this.emit(one, 1);
@@ -269,6 +271,18 @@ class Scanner {
     const startIndex = this.i;
     let value = '';
     while (this.i < src.length) {
+      // Copy runs of plain characters in one slice; only escapes and $/% need a closer look.
+      let j = this.i;
+      for (;;) {
+        const code = src.charCodeAt(j);
+        if (j >= src.length || code === 34 || code === 10 || code === 13 || code === 92 || code === 36 || code === 37) break;
+        j++;
+      }
+      if (j > this.i) {
+        value += src.slice(this.i, j);
+        this.advance(j - this.i);
+        continue;
+      }
       const c = src[this.i] as string;
       if (c === '"' || c === '\n' || c === '\r') break;
       if ((c === '$' || c === '%') && src[this.i + 1] === '{') break;
