@@ -13,14 +13,12 @@ export function Shell({ onLogout }: { onLogout(): void }) {
   const path = useLocationPath();
   const view = resolveView(path, views);
   const heading = useRef<HTMLHeadingElement>(null);
-  const firstRender = useRef(true);
   const title = view?.title ?? 'Not found';
 
   useEffect(() => {
     document.title = `${title} · Portico`;
-    // Move focus to the new page's heading so keyboard and screen reader users land on it.
-    if (firstRender.current) firstRender.current = false;
-    else heading.current?.focus();
+    // After login and on every navigation, keyboard and screen reader users land on the page heading.
+    heading.current?.focus();
   }, [path, title]);
 
   return (
