@@ -57,7 +57,8 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
     await source.close();
     return 0;
   }
-  if (!stdin.isTTY) {
+  // Piped either way (`portico tui | less`, `portico tui > file`, cron): print once.
+  if (!stdin.isTTY || !stdout.isTTY) {
     stdout.write(formatStatusText(status, { url: source.endpoints.display, nowMs: Date.now() }));
     await source.close();
     return 0;

@@ -44,6 +44,8 @@ export function createControlClient({ url, token, retryDelayMs = defaultRetryDel
       WebSocket: WebSocket as unknown as typeof globalThis.WebSocket,
       connectionParams: { token },
       retryDelayMs,
+      // A daemon that hangs (or a dropped SSH tunnel) keeps the socket open; pings notice it.
+      keepAlive: { enabled: true, intervalMs: 10_000, pongTimeoutMs: 5_000 },
     });
     ws.connectionState.subscribe({
       next(state) {

@@ -135,6 +135,23 @@ describe('console shell', () => {
     expect(term.text()).toMatch(/\d\d:\d\d:\d\d {2}· info {3}component.state {2}gateway running: listening on :8080/);
   });
 
+  it('holds the events list where the operator scrolled it, and follows again on End', async () => {
+    const { source, term } = start();
+    await term.press(':events\r');
+    for (let i = 1; i <= 40; i++) source.emit({ message: `event ${i}` });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(term.text()).toContain('EVENTS  40 · following new events');
+    expect(term.screen()[22]).toContain('event 40');
+    await term.press(KEYS.up, KEYS.up);
+    expect(term.text()).toContain('held at 20–38 of 40 · End to follow');
+    source.emit({ message: 'event 41' });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(term.screen()[22]).toContain('event 38');
+    await term.press(KEYS.end);
+    expect(term.screen()[22]).toContain('event 41');
+    expectFits(term, 80, 24);
+  });
+
   it('says disconnected — reconnecting… when the link drops, and reads the status again when it is back', async () => {
     const { source, term } = start();
     source.setLink({ kind: 'lost', problem: { code: 'unreachable', reason: 'connection refused' } });

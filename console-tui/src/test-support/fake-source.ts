@@ -1,5 +1,6 @@
 // An in-memory ControlSource for UI tests: push events and link states by hand.
 import type { DaemonEvent, SystemStatus } from '@portico/daemon/control';
+import type { ControlProblem } from '../control/control-problem.js';
 import type { ControlSource, EventObserver, LinkState } from '../control/control-source.js';
 import { controlEndpoints } from '../control/endpoints.js';
 
@@ -46,6 +47,9 @@ export class FakeSource implements ControlSource {
     return () => this.links.delete(listener);
   }
   async close(): Promise<void> {}
+  fail(problem: ControlProblem): void {
+    for (const o of [...this.observers]) o.onError(problem);
+  }
   setLink(state: LinkState): void {
     for (const l of this.links) l(state);
   }
