@@ -8,7 +8,8 @@ import { initialLiveState, liveReducer, type LiveState } from './live-state';
  * The event bus replays everything it still buffers for an id from another boot
  * (daemon/src/control/event-bus.ts), which is how a fresh dashboard gets recent events.
  */
-const REPLAY_BUFFERED_EVENTS = 'dashboard:0';
+/** How many recent events a fresh dashboard shows before live ones. */
+const EVENT_BACKLOG = 200;
 
 const RESUBSCRIBE_DELAY_MS = 2_000;
 
@@ -55,7 +56,7 @@ export function useLiveDaemon(token: string, onRefused: () => void): LiveDaemon 
       }
     });
 
-    let lastEventId = REPLAY_BUFFERED_EVENTS;
+    let lastEventId: string | null = null;
     let subscription: { unsubscribe(): void } | null = null;
     let generation = 0;
     let resubscribeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -70,7 +71,7 @@ export function useLiveDaemon(token: string, onRefused: () => void): LiveDaemon 
       };
       subscription?.unsubscribe();
       subscription = connection.client.system.events.subscribe(
-        { lastEventId },
+        { lastEventId, backlog: EVENT_BACKLOG },
         {
           onStarted: () => {
             if (!current()) return;

@@ -34,6 +34,23 @@ describe('EventBus', () => {
     expect(seen).toEqual(['2', '3']);
   });
 
+  it('starts a new client with the newest backlog events, then live ones', async () => {
+    const bus = new EventBus('d');
+    for (const m of ['a', 'b', 'c']) bus.publish({ type: 'log', message: m });
+    const abort = new AbortController();
+    const seen: string[] = [];
+    const done = (async () => {
+      for await (const e of bus.stream(null, abort.signal, 2)) {
+        seen.push(e.message);
+        if (seen.length === 3) abort.abort();
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 10));
+    bus.publish({ type: 'log', message: 'd' });
+    await done;
+    expect(seen).toEqual(['b', 'c', 'd']);
+  });
+
   it('drops the oldest events past its capacity', () => {
     const bus = new EventBus('c', 2);
     for (const m of ['a', 'b', 'c']) bus.publish({ type: 'log', message: m });

@@ -52,11 +52,19 @@ export class EventBus {
     return this.#buffer.filter((e) => Number(e.id.slice(this.bootId.length + 1)) > seq);
   }
 
-  /** Buffered events after `lastEventId`, then live ones, until `signal` aborts. */
-  async *stream(lastEventId: string | null | undefined, signal: AbortSignal | undefined): AsyncGenerator<DaemonEvent> {
+  /** The newest `count` buffered events, oldest first. */
+  latest(count: number): DaemonEvent[] {
+    return count > 0 ? this.#buffer.slice(-count) : [];
+  }
+
+  /**
+   * Buffered events after `lastEventId` (or, without one, the newest `backlog` events), then
+   * live ones, until `signal` aborts.
+   */
+  async *stream(lastEventId: string | null | undefined, signal: AbortSignal | undefined, backlogCount = 0): AsyncGenerator<DaemonEvent> {
     // Subscribe before reading the backlog so nothing published in between is lost.
     const live = on(this.#emitter, 'event', signal ? { signal } : {});
-    const backlog = this.since(lastEventId);
+    const backlog = lastEventId ? this.since(lastEventId) : this.latest(backlogCount);
     let lastSeq = backlog.length > 0 ? seqOf(backlog[backlog.length - 1]!.id) : seqOf(lastEventId, this.bootId);
     for (const event of backlog) yield event;
     try {
