@@ -9,7 +9,7 @@ const HELP = `Usage: portico <command> [options]
 Commands:
   daemon          run the daemon (gateway, discovery, services, workers, control API)
   tui             terminal console for a running daemon
-  config          check configuration files (config check FILE...)
+  config          check configuration files and evaluate expressions (config check FILE..., config eval [EXPR])
 
 Options:
   -h, --help      show help (also: portico <command> --help)
