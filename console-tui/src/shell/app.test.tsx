@@ -48,7 +48,7 @@ describe('console shell', () => {
     await term.press('?');
     const help = term.text();
     expect(help).toContain('Global keys');
-    for (const [key, what] of [['?', 'show or hide this help'], [':', 'switch view'], ['q', 'quit'], ['Tab', 'next view']]) {
+    for (const [key, what] of [['?', 'show or hide this help'], [':', 'switch view'], ['q', 'quit'], ['Tab', 'next view']] as const) {
       expect(help).toMatch(new RegExp(`^ {3}${key.replace('?', '\\?')}\\s+${what}`, 'm'));
     }
     expect(help).toMatch(/:events\s+live list of daemon events/);

@@ -59,7 +59,8 @@ describe('control server', () => {
   });
 
   it('gives 401 and nothing else without the right token', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer nope' }, { Authorization: `Basic ${TOKEN}` }, { Authorization: `Bearer ${TOKEN}x` }]) {
+    const attempts: Array<Record<string, string>> = [{}, { Authorization: 'Bearer nope' }, { Authorization: `Basic ${TOKEN}` }, { Authorization: `Bearer ${TOKEN}x` }];
+    for (const headers of attempts) {
       const res = await fetch(`${server.url}/trpc/system.status`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
