@@ -1,7 +1,10 @@
+import { infosessionsArea } from '../infosessions/area.js';
 import type { Area } from './area.js';
 
 /**
  * Every area of the daemon, in start order. An area that is built adds one line here.
  * Modes: see docs/operating.md.
  */
-export const AREAS: readonly Area[] = [];
+export const AREAS: readonly Area[] = [
+  infosessionsArea,
+];

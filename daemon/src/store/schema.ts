@@ -1,3 +1,4 @@
+import { INFOSESSIONS_MIGRATIONS } from '../infosessions/migrations.js';
 import type { Migration, MigrationSet } from './types.js';
 
 /** The store's own tables. Append only: never edit or reorder a released migration. */
@@ -22,4 +23,7 @@ CREATE INDEX daemon_boots_started_at ON daemon_boots (started_at);`,
  * Every area's migrations, applied in this order at start. An area (infosessions, ingest, ...)
  * keeps its list in its own folder and adds one line here.
  */
-export const MIGRATION_SETS: readonly MigrationSet[] = [{ area: 'core', migrations: CORE_MIGRATIONS }];
+export const MIGRATION_SETS: readonly MigrationSet[] = [
+  { area: 'core', migrations: CORE_MIGRATIONS },
+  { area: 'infosessions', migrations: INFOSESSIONS_MIGRATIONS },
+];
