@@ -1,9 +1,12 @@
 import { infosessionsRouter, keysRouter } from '../infosessions/control-router.js';
+import { deliveriesRouter, jobsRouter } from '../ingest/control-routers.js';
 import { systemRouter } from './system-router.js';
 import { router } from './trpc.js';
 
 export const appRouter = router({
   system: systemRouter,
+  jobs: jobsRouter,
+  deliveries: deliveriesRouter,
   infosessions: infosessionsRouter,
   keys: keysRouter,
 });

@@ -9,6 +9,8 @@ import type { SystemStatus } from './client-types.js';
 export interface ControlServices {
   status(): Promise<SystemStatus>;
   events: EventBus;
+  jobs?: import('../ingest/ingest-control.js').IngestControl;
+  deliveries?: import('../ingest/ingest-control.js').IngestControl;
   infosessions?: import('../infosessions/control-service.js').InfosessionsControl;
   keys?: import('../infosessions/control-service.js').KeysControl;
 }

@@ -1,4 +1,5 @@
 import { infosessionsArea } from '../infosessions/area.js';
+import { INGEST_AREAS } from '../ingest/ingest-area.js';
 import type { Area } from './area.js';
 
 /**
@@ -7,4 +8,5 @@ import type { Area } from './area.js';
  */
 export const AREAS: readonly Area[] = [
   infosessionsArea,
+  ...INGEST_AREAS,
 ];

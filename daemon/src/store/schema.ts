@@ -1,4 +1,5 @@
 import { INFOSESSIONS_MIGRATIONS } from '../infosessions/migrations.js';
+import { INGEST_MIGRATIONS } from '../ingest/migrations.js';
 import type { Migration, MigrationSet } from './types.js';
 
 /** The store's own tables. Append only: never edit or reorder a released migration. */
@@ -26,4 +27,5 @@ CREATE INDEX daemon_boots_started_at ON daemon_boots (started_at);`,
 export const MIGRATION_SETS: readonly MigrationSet[] = [
   { area: 'core', migrations: CORE_MIGRATIONS },
   { area: 'infosessions', migrations: INFOSESSIONS_MIGRATIONS },
+  { area: 'ingest', migrations: INGEST_MIGRATIONS },
 ];

@@ -1,0 +1,111 @@
+import { rootCertificates } from 'node:tls';
+import { Agent, request } from 'undici';
+import { guardedLookup, literalTargetRefusal } from './address-guard.js';
+import { RESERVED_CALLBACK_HEADERS } from './callback-config.js';
+import type { AttemptOutcome } from './outbox.js';
+import type { OutboxRow } from './records.js';
+import { serviceSignature, standardWebhookSignature } from './signing.js';
+
+export const CALLBACK_USER_AGENT = 'service-callback/26';
+const RESPONSE_SNIPPET_BYTES = 2048;
+
+export interface CallbackSenderOptions {
+  timeoutMs: number;
+  allowHosts: ReadonlySet<string>;
+  /** Extra CA certificates (PEM) trusted besides the system roots (SERVICE_CALLBACK_CA_FILE). */
+  extraCa?: string | undefined;
+}
+
+/** The request headers of one attempt: custom ones first, the service's own last. */
+export function callbackHeaders(row: Pick<OutboxRow, 'id' | 'ingest_job_id' | 'event_type' | 'callback_secret' | 'callback_headers'>, body: string, attemptAt: number): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const custom = JSON.parse(row.callback_headers) as Record<string, string>;
+  for (const [name, value] of Object.entries(custom)) {
+    // Validation refuses these already; rows written before a rule change must not override either.
+    if (!(RESERVED_CALLBACK_HEADERS as readonly string[]).includes(name.toLowerCase())) headers[name] = value;
+  }
+  const timestamp = Math.floor(attemptAt / 1000);
+  headers['content-type'] = 'application/json';
+  headers['user-agent'] = CALLBACK_USER_AGENT;
+  headers['x-service-event'] = row.event_type;
+  headers['x-service-job-id'] = row.ingest_job_id;
+  headers['webhook-id'] = row.id;
+  headers['webhook-timestamp'] = String(timestamp);
+  if (row.callback_secret) {
+    headers['x-service-signature'] = serviceSignature(row.callback_secret, body);
+    headers['webhook-signature'] = standardWebhookSignature(row.callback_secret, row.id, timestamp, body);
+  }
+  return headers;
+}
+
+/** POSTs outbox rows to their receivers: HTTPS only, no redirects, guarded addresses, one timeout per attempt. */
+export class CallbackSender {
+  readonly #agent: Agent;
+  readonly #timeoutMs: number;
+  readonly #allowHosts: ReadonlySet<string>;
+
+  constructor({ timeoutMs, allowHosts, extraCa }: CallbackSenderOptions) {
+    this.#timeoutMs = timeoutMs;
+    this.#allowHosts = allowHosts;
+    this.#agent = new Agent({
+      connect: { timeout: timeoutMs, lookup: guardedLookup(allowHosts), ...(extraCa ? { ca: [...rootCertificates, extraCa] } : {}) },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+  }
+
+  /** One attempt; never throws. `stop` aborts it (the caller then releases the row, no attempt counted). */
+  async send(row: OutboxRow, attemptAt: number, stop: AbortSignal): Promise<AttemptOutcome> {
+    const started = performance.now();
+    const outcome = (partial: Omit<AttemptOutcome, 'startedAt' | 'durationMs'>): AttemptOutcome => ({ ...partial, startedAt: attemptAt, durationMs: performance.now() - started });
+    let url: URL;
+    try {
+      url = new URL(row.callback_url);
+    } catch {
+      return outcome({ ok: false, statusCode: null, error: 'invalid callback URL', responseBody: null });
+    }
+    if (url.protocol !== 'https:') return outcome({ ok: false, statusCode: null, error: 'refused: callback URLs must be https://', responseBody: null });
+    const refusal = literalTargetRefusal(url, this.#allowHosts);
+    if (refusal) return outcome({ ok: false, statusCode: null, error: `refused: ${refusal}`, responseBody: null });
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const signal = AbortSignal.any([timeout, stop]);
+    try {
+      const body = row.payload;
+      const response = await request(url, { method: 'POST', dispatcher: this.#agent, headers: callbackHeaders(row, body, attemptAt), body, signal });
+      const snippet = await readSnippet(response.body);
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      return outcome({ ok, statusCode: response.statusCode, error: ok ? null : `receiver answered HTTP ${response.statusCode}`, responseBody: snippet });
+    } catch (error) {
+      const message = timeout.aborted && !stop.aborted ? `timeout: no answer within ${this.#timeoutMs} ms` : describeError(error);
+      return outcome({ ok: false, statusCode: null, error: message, responseBody: null });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close().catch(() => {});
+  }
+}
+
+async function readSnippet(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= RESPONSE_SNIPPET_BYTES) break;
+    }
+  } catch {
+    // The status decides the attempt; a body cut short only shortens the audit snippet.
+  }
+  if (size === 0) return null;
+  return Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES).toString('utf8');
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  const code = (error as { code?: string }).code;
+  const base = code ? `${code}: ${error.message}` : error.message;
+  return cause instanceof Error && !base.includes(cause.message) ? `${base} (${cause.message})` : base;
+}

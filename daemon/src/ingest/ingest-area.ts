@@ -1,0 +1,81 @@
+import type { Area, DaemonContext } from '../core/area.js';
+import type { Component } from '../core/component.js';
+import { CallbackWorker } from './callback-worker.js';
+import { IngestControl } from './ingest-control.js';
+import { ingestApi } from './ingest-api.js';
+import { readIngestSettings, type IngestSettings } from './ingest-settings.js';
+import { JobStore, type IngestNotifier } from './job-store.js';
+
+/** Settings errors surface as a component that fails to start, naming the variable. */
+function settingsOrFailure(ctx: DaemonContext): IngestSettings | null {
+  try {
+    return readIngestSettings(ctx.env);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!ctx.host.statuses().some((s) => s.name === 'ingest-settings')) {
+      const failing: Component = { name: 'ingest-settings', start: async () => Promise.reject(new Error(message)), stop: async () => {} };
+      ctx.host.register(failing);
+    }
+    return null;
+  }
+}
+
+function notifier(ctx: DaemonContext): IngestNotifier {
+  return {
+    jobChanged: (job) => ctx.events.publish({ type: 'job.state', message: `job ${job.ingest_job_id} ${job.job_kind} ${job.status}` }),
+    deliveryQueued: (id, job) => ctx.events.publish({ type: 'delivery.state', message: `delivery ${id} of job ${job.ingest_job_id} PENDING` }),
+  };
+}
+
+/** The operator services (jobs.*, deliveries.*), attached once in any mode that runs an ingest role. */
+function attachControl(ctx: DaemonContext): void {
+  if (ctx.control.deliveries) return;
+  const control = new IngestControl(ctx.store, () => new JobStore(ctx.store(), Date.now, notifier(ctx)), (message) => ctx.events.publish({ type: 'delivery.state', message }));
+  ctx.control.jobs = control;
+  ctx.control.deliveries = control;
+}
+
+export const INGEST_API_AREA: Area = {
+  name: 'ingest-api',
+  modes: ['all', 'gateway'],
+  install(ctx) {
+    const settings = settingsOrFailure(ctx);
+    if (!settings) return;
+    attachControl(ctx);
+    let handler: ReturnType<typeof ingestApi> | null = null;
+    ctx.services.mount('ingest', (p) => p.startsWith('/api/v1/'), (req, res, url) => {
+      handler ??= ingestApi({ store: ctx.store(), jobs: new JobStore(ctx.store(), Date.now, notifier(ctx)), settings });
+      return handler(req, res, url);
+    });
+  },
+};
+
+export const CALLBACK_WORKER_AREA: Area = {
+  name: 'callback-worker',
+  modes: ['all', 'callback-worker'],
+  install(ctx) {
+    const settings = settingsOrFailure(ctx);
+    if (!settings) return;
+    attachControl(ctx);
+    ctx.host.register(
+      new CallbackWorker({
+        store: ctx.store,
+        logger: ctx.logger.child({ component: 'callback-worker' }),
+        pollIntervalMs: settings.pollIntervalMs,
+        batchSize: settings.batchSize,
+        requestTimeoutMs: settings.requestTimeoutMs,
+        allowHosts: settings.allowHosts,
+        caFile: settings.caFile,
+        stopGraceMs: Math.min(settings.requestTimeoutMs, ctx.settings.shutdownTimeoutMs / 2),
+        onDelivery: (row, result) =>
+          ctx.events.publish({
+            type: 'delivery.state',
+            level: result.status === 'DEAD' ? 'warn' : 'info',
+            message: `delivery ${row.id} of job ${row.ingest_job_id} ${result.status} (attempt ${result.attempts})`,
+          }),
+      }),
+    );
+  },
+};
+
+export const INGEST_AREAS: readonly Area[] = [INGEST_API_AREA, CALLBACK_WORKER_AREA];

@@ -1,0 +1,155 @@
+import type { Store } from '../store/types.js';
+import { deliveryAttempts, listDeliveries, previewReset, resetDead, type AttemptRead, type DeliveryFilter } from './delivery-queries.js';
+import type { JobStore, Page } from './job-store.js';
+import { deliveryRead, iso, jobRead, type JobRow, type OutboxRow } from './records.js';
+import type { CallbackDeliveryRead, DeliveryStatus, IngestJobRead, JobKind, JobStatus } from './types.js';
+
+/** A callback as operators see it: the secret and header values are never shown. */
+export interface CallbackView {
+  url: string;
+  secret: '***' | null;
+  headers: Record<string, '***'>;
+}
+
+export interface DeliveryView extends CallbackDeliveryRead {
+  tenant_id: string;
+  workspace_id: string;
+  signed: boolean;
+  headers: Record<string, '***'>;
+}
+
+export interface DeliveryDetail extends DeliveryView {
+  attempt_log: AttemptRead[];
+}
+
+export interface JobView extends IngestJobRead {
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+  callback: CallbackView | null;
+}
+
+export interface DeliverySelector {
+  ids?: string[] | undefined;
+  jobId?: string | undefined;
+  url?: string | undefined;
+  tenantId?: string | undefined;
+  /** Must be true to select every DEAD row (an empty selector otherwise refuses). */
+  all?: boolean | undefined;
+}
+
+export interface JobListInput {
+  status?: JobStatus | undefined;
+  jobKind?: JobKind | undefined;
+  datasetId?: string | undefined;
+  tenantId?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+export interface DeliveryListInput {
+  status?: DeliveryStatus | undefined;
+  jobId?: string | undefined;
+  url?: string | undefined;
+  tenantId?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+export class SelectorError extends Error {
+  override name = 'SelectorError';
+  readonly code = 'empty_selector';
+}
+
+/** The jobs.* and deliveries.* control services: operator-wide (not tenant-scoped) and secret-free. */
+export class IngestControl {
+  constructor(
+    private readonly store: () => Store,
+    private readonly jobStore: () => JobStore,
+    private readonly announce: (message: string) => void = () => {},
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async listJobs(input: JobListInput): Promise<Page<JobView>> {
+    const where: string[] = [];
+    const params: Array<string | number> = [];
+    for (const [column, value] of [
+      ['status', input.status],
+      ['job_kind', input.jobKind],
+      ['dataset_id', input.datasetId],
+      ['tenant_id', input.tenantId],
+    ] as const) {
+      if (value) {
+        where.push(`${column} = ?`);
+        params.push(value);
+      }
+    }
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const db = this.store();
+    const total = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ingest_jobs ${clause}`, params);
+    const rows = await db.all<JobRow>(`SELECT * FROM ingest_jobs ${clause} ORDER BY created_at DESC, ingest_job_id LIMIT ? OFFSET ?`, [...params, input.limit, input.offset]);
+    return { items: rows.map(jobView), total: Number(total?.n ?? 0), limit: input.limit, offset: input.offset };
+  }
+
+  async getJob(id: string): Promise<JobView | null> {
+    const row = await this.store().get<JobRow>('SELECT * FROM ingest_jobs WHERE ingest_job_id = ?', [id]);
+    return row ? jobView(row) : null;
+  }
+
+  async cancelJob(id: string, actor: string): Promise<JobView | null> {
+    const row = await this.store().get<JobRow>('SELECT * FROM ingest_jobs WHERE ingest_job_id = ?', [id]);
+    if (!row) return null;
+    await this.jobStore().cancel({ tenantId: row.tenant_id, workspaceId: row.workspace_id }, id, actor);
+    return this.getJob(id);
+  }
+
+  async listDeliveries(input: DeliveryListInput): Promise<Page<DeliveryView>> {
+    const page = await listDeliveries(this.store(), input, input.limit, input.offset);
+    const ids = page.items.map((d) => d.id);
+    const extra = ids.length === 0 ? [] : await this.store().all<OutboxRow>(`SELECT * FROM ingest_callback_outbox WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+    const byId = new Map(extra.map((r) => [r.id, r]));
+    return { ...page, items: page.items.map((d) => deliveryView(byId.get(d.id)!)) };
+  }
+
+  async getDelivery(id: string): Promise<DeliveryDetail | null> {
+    const row = await this.store().get<OutboxRow>('SELECT * FROM ingest_callback_outbox WHERE id = ?', [id]);
+    if (!row) return null;
+    return { ...deliveryView(row), attempt_log: await deliveryAttempts(this.store(), id) };
+  }
+
+  async previewReset(selector: DeliverySelector): Promise<{ count: number }> {
+    return { count: await previewReset(this.store(), filterOf(selector)) };
+  }
+
+  async resetDead(selector: DeliverySelector, actor: string): Promise<{ count: number; resetId: string }> {
+    const result = await resetDead(this.store(), filterOf(selector), actor, this.now());
+    if (result.count > 0) this.announce(`reset ${result.count} DEAD deliver${result.count === 1 ? 'y' : 'ies'} to PENDING (by ${actor})`);
+    return { count: result.count, resetId: result.resetId };
+  }
+}
+
+function filterOf(selector: DeliverySelector): DeliveryFilter {
+  const filter: DeliveryFilter = { ids: selector.ids, jobId: selector.jobId, url: selector.url, tenantId: selector.tenantId };
+  const narrowed = filter.ids !== undefined || filter.jobId || filter.url || filter.tenantId;
+  if (!narrowed && selector.all !== true) throw new SelectorError('select DEAD deliveries by ids, job, URL or tenant, or pass all: true to select every DEAD delivery');
+  return filter;
+}
+
+function maskHeaders(json: string | null): Record<string, '***'> {
+  if (!json) return {};
+  return Object.fromEntries(Object.keys(JSON.parse(json) as Record<string, string>).map((k) => [k, '***' as const]));
+}
+
+export function jobView(row: JobRow): JobView {
+  return {
+    ...jobRead(row),
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+    finished_at: iso(row.finished_at),
+    callback: row.callback_url ? { url: row.callback_url, secret: row.callback_secret ? '***' : null, headers: maskHeaders(row.callback_headers) } : null,
+  };
+}
+
+export function deliveryView(row: OutboxRow): DeliveryView {
+  return { ...deliveryRead(row), tenant_id: row.tenant_id, workspace_id: row.workspace_id, signed: row.callback_secret !== null, headers: maskHeaders(row.callback_headers) };
+}
