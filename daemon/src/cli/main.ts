@@ -2,6 +2,8 @@ import { UsageError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
 import { runConfigCommand } from './commands/config.js';
 import { daemonCommand } from './commands/daemon.js';
+import { infosessionsCommand } from './commands/infosessions.js';
+import { keysCommand } from './commands/keys.js';
 import { tuiCommand } from './commands/tui.js';
 
 const HELP = `Usage: portico <command> [options]
@@ -9,6 +11,8 @@ const HELP = `Usage: portico <command> [options]
 Commands:
   daemon          run the daemon (gateway, discovery, services, workers, control API)
   tui             terminal console for a running daemon
+  keys            API keys of the infosessions service (create, list, ban, unban, revoke)
+  infosessions    infosessions tools (import FILE...: convert legacy CSV files)
   config          check configuration files and evaluate expressions (config check FILE..., config eval [EXPR])
 
 Options:
@@ -21,6 +25,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   daemon: daemonCommand,
   tui: tuiCommand,
   config: runConfigCommand,
+  keys: keysCommand,
+  infosessions: infosessionsCommand,
 };
 
 /** Runs the CLI; resolves with the exit code (2 for usage errors). */
