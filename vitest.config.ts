@@ -11,6 +11,10 @@ export default defineConfig({
           hookTimeout: 30_000,
           // CI has 2 cores running everything at once; polls wait longer there, never shorter.
           expect: { poll: { timeout: 10_000, interval: 50 } },
+          // Ink decides at import whether it runs in CI and then draws only the last frame; runTui
+          // shields the real console from that, but test files load Ink before it can. CI still
+          // sees every test: this only stops Ink from switching to its CI output.
+          env: { CI: 'false', CONTINUOUS_INTEGRATION: 'false' },
         },
       },
       {

@@ -25,6 +25,20 @@ describe('LiveStore', () => {
     expect(store.getState().events.map((e) => e.message)).toEqual(['a', 'b']);
   });
 
+  it('does not roll the status back with replayed events it already reflects, but applies newer ones', () => {
+    const source = new FakeSource();
+    source.status = { ...source.status, lastEventId: `${source.status.bootId}:2` };
+    const { store } = { store: new LiveStore(source, source.status) };
+    stores.push(store);
+    store.start();
+    const storeNow = source.status.components.find((c) => c.name === 'store')!;
+    source.emit({ message: 'store starting', type: 'component.state', component: { ...storeNow, state: 'starting' } });
+    expect(store.getState().status.components.find((c) => c.name === 'store')?.state).toBe('running');
+    source.emit({ message: 'store running', type: 'component.state', component: { ...storeNow, state: 'running' } });
+    source.emit({ message: 'store stopping', type: 'component.state', component: { ...storeNow, state: 'stopping' } });
+    expect(store.getState().status.components.find((c) => c.name === 'store')?.state).toBe('stopping');
+  });
+
   it('keeps at most maxEvents, dropping the oldest', () => {
     const { source, store } = start({ maxEvents: 2 });
     for (const m of ['a', 'b', 'c']) source.emit({ message: m });

@@ -125,7 +125,9 @@ export class LiveStore {
     const known = this.#state.events;
     if (known.some((e) => e.id === event.id)) return;
     const events = [...known, event].slice(-this.#options.maxEvents);
-    const status = event.component && isCurrentBoot(event, this.#state.status) ? withComponent(this.#state.status, event.component) : this.#state.status;
+    // Events the status snapshot already reflects (a replayed backlog) must not roll it back.
+    const current = this.#state.status;
+    const status = event.component && isCurrentBoot(event, current) && isAfter(event.id, current.lastEventId) ? withComponent(current, event.component) : current;
     this.#set({ events, status });
     if (event.type === 'daemon.started' || !isCurrentBoot(event, status)) void this.refresh();
   }
@@ -134,6 +136,12 @@ export class LiveStore {
     this.#state = { ...this.#state, ...patch };
     for (const listener of this.#listeners) listener();
   }
+}
+
+/** Whether event id `a` comes after `b`; ids are `<bootId>:<seq>` of the same boot. */
+function isAfter(a: string, b: string | undefined): boolean {
+  if (!b) return true;
+  return Number(a.slice(a.lastIndexOf(':') + 1)) > Number(b.slice(b.lastIndexOf(':') + 1));
 }
 
 function isCurrentBoot(event: DaemonEvent, status: SystemStatus): boolean {

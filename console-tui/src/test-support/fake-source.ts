@@ -13,6 +13,7 @@ export function sampleStatus(overrides: Partial<SystemStatus> = {}): SystemStatu
     startedAt,
     uptimeSeconds: 3_723,
     bootId: 'boot1',
+    lastEventId: 'boot1:0',
     store: { kind: 'sqlite', location: 'data/portico.db', schemaVersion: 3 },
     components: [
       { name: 'store', state: 'running', since: startedAt, detail: 'sqlite data/portico.db' },

@@ -30,6 +30,7 @@ export async function startTestDaemon({ token = TEST_TOKEN, port = 0, bootId = '
     startedAt: startedAt.toISOString(),
     uptimeSeconds: Math.floor((Date.now() - startedAt.getTime()) / 1000),
     bootId,
+    lastEventId: bus.lastId,
     store: { kind: 'sqlite', location: 'data/portico.db', schemaVersion: 1 },
     components: components.map((c) => ({ ...c })),
   });

@@ -13,6 +13,7 @@ const status: SystemStatus = {
   startedAt: '2025-01-01T00:00:00Z',
   uptimeSeconds: 10,
   bootId: 'b1',
+  lastEventId: 'b1:0',
   store: { kind: 'sqlite', location: 'data/portico.db', schemaVersion: 1 },
   components: [component('store', 'running'), component('control', 'running')],
 };

@@ -24,6 +24,8 @@ export interface SystemStatus {
   uptimeSeconds: number;
   /** Identifies this daemon process; changes on every restart. */
   bootId: string;
+  /** The id of the newest event this snapshot already reflects; apply only events after it. */
+  lastEventId: string;
   store: { kind: 'sqlite' | 'postgres'; location: string; schemaVersion: number };
   components: ComponentStatus[];
 }

@@ -24,6 +24,11 @@ export class EventBus {
     this.#emitter.setMaxListeners(0);
   }
 
+  /** The id of the newest event published so far (`<bootId>:0` before the first). */
+  get lastId(): string {
+    return `${this.bootId}:${this.#seq}`;
+  }
+
   publish(input: PublishInput): DaemonEvent {
     this.#seq += 1;
     const event: DaemonEvent = {

@@ -16,6 +16,7 @@ function fakeStatus(bootId: string): SystemStatus {
     startedAt: new Date(0).toISOString(),
     uptimeSeconds: 5,
     bootId,
+    lastEventId: `${bootId}:0`,
     store: { kind: 'sqlite', location: '/tmp/x.db', schemaVersion: 1 },
     components: [],
   };

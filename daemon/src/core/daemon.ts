@@ -66,6 +66,7 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
     startedAt: startedAt.toISOString(),
     uptimeSeconds: Math.floor((Date.now() - startedAt.getTime()) / 1000),
     bootId,
+    lastEventId: events.lastId,
     store: {
       kind: settings.databaseUrl ? 'postgres' : 'sqlite',
       location: store.describe() === null ? '' : store.store.location,
