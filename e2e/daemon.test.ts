@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -42,6 +43,21 @@ describe('portico CLI', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toMatch(/Usage: portico/);
+  });
+
+  it('config check reports syntax and structure errors with their positions, and passes a good file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portico-check-'));
+    writeFileSync(join(dir, 'good.hcl'), 'server {\n  hosts = ["*:8080"]\n}\n');
+    writeFileSync(join(dir, 'syntax.hcl'), 'server {\n  hosts = [\n}\n');
+    writeFileSync(join(dir, 'structure.hcl'), 'server {\n  hostz = ["*:8080"]\n  endpoint {}\n}\n');
+    const good = await runPortico(['config', 'check', join(dir, 'good.hcl')]);
+    expect(good.code).toBe(0);
+    const bad = await runPortico(['config', 'check', join(dir, 'syntax.hcl'), join(dir, 'structure.hcl')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/syntax\.hcl:\d+,\d+-\d+: /);
+    expect(bad.stderr).toContain(`${join(dir, 'structure.hcl')}:2,3-8: Unsupported argument; An argument named "hostz" is not expected here.`);
+    expect(bad.stderr).toContain(`${join(dir, 'structure.hcl')}:3,3-11: Missing pattern for endpoint; All endpoint blocks must have 1 labels (pattern).`);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('config check fails with exit 1 for a file that is not there', async () => {

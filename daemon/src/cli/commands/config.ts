@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { checkStructure } from '../../gateway/config/check-structure.js';
 import { UsageError } from '../../core/errors.js';
 import {
   evaluateSourceValue,
@@ -56,7 +57,10 @@ async function checkCommand(argv: string[]): Promise<number> {
       console.error(`${file}: configuration error: ${loaded.reason}`);
       continue;
     }
-    const diagnostics = [...loaded.diagnostics, ...parse(loaded.source, file).diagnostics];
+    const parsed = parse(loaded.source, file);
+    const syntax = [...loaded.diagnostics, ...parsed.diagnostics];
+    // Structure is checked only on a file that parsed: a syntax error makes the rest guesswork.
+    const diagnostics = syntax.length > 0 ? syntax : checkStructure(parsed.body);
     if (diagnostics.length === 0) {
       console.log(`${file}: ok`);
       continue;
