@@ -74,10 +74,21 @@ export function renderInTerminal(tree: ReactElement, { columns = 80, rows = 24 }
     text,
     raw,
     screen: () => text().split('\n'),
+    /** Types each key, then waits for the screen to settle: a redraw, then 20 ms without another (at most 2 s for keys that change nothing). */
     async press(...keys) {
       for (const key of keys) {
+        const before = stdout.frames.length;
         stdin.write(key);
-        await new Promise((r) => setTimeout(r, 20));
+        const deadline = Date.now() + 2_000;
+        let seen = before;
+        let quietSince = Date.now();
+        while (Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 5));
+          if (stdout.frames.length !== seen) {
+            seen = stdout.frames.length;
+            quietSince = Date.now();
+          } else if (seen > before && Date.now() - quietSince >= 20) break;
+        }
       }
     },
   };
