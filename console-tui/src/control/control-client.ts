@@ -67,6 +67,7 @@ export function createControlClient({ url, token, retryDelayMs = defaultRetryDel
 
   return {
     endpoints,
+    api: http,
     fetchStatus(signal?: AbortSignal): Promise<SystemStatus> {
       return http.system.status.query(undefined, signal ? { signal } : {});
     },

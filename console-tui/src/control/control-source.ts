@@ -1,4 +1,5 @@
-import type { DaemonEvent, SystemStatus } from '@portico/daemon/control';
+import type { TRPCClient } from '@trpc/client';
+import type { AppRouter, DaemonEvent, SystemStatus } from '@portico/daemon/control';
 import type { ControlProblem } from './control-problem.js';
 import type { ControlEndpoints } from './endpoints.js';
 
@@ -14,6 +15,8 @@ export interface EventObserver {
   onError(problem: ControlProblem): void;
 }
 
+export type ControlApi = TRPCClient<AppRouter>;
+
 /** Everything the console needs from the daemon; the UI depends on this, not on tRPC. */
 export interface ControlSource {
   readonly endpoints: ControlEndpoints;
@@ -21,5 +24,7 @@ export interface ControlSource {
   /** Daemon events from `fromEventId` on (null: live only); resumes by itself after a reconnect. */
   subscribeEvents(fromEventId: string | null, observer: EventObserver): () => void;
   watchLink(listener: (state: LinkState) => void): () => void;
+  /** The typed control API over HTTP, for views that call their own procedures (infosessions, keys, ...). */
+  readonly api?: ControlApi;
   close(): Promise<void>;
 }

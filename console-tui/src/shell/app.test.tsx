@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LiveStore } from '../live/live-store.js';
 import { FakeSource } from '../test-support/fake-source.js';
 import { KEYS, renderInTerminal, type TestTerminal } from '../test-support/terminal.js';
+import { eventsView } from '../views/events-view.js';
+import { statusView } from '../views/status-view.js';
 import { App } from './app.js';
+
+// The shell's own behaviour, on a fixed set of views (area views come and go).
+const SHELL_VIEWS = [statusView, eventsView];
 
 let term: TestTerminal | undefined;
 let store: LiveStore | undefined;
@@ -17,7 +22,7 @@ function start(size: { columns?: number; rows?: number } = {}): { source: FakeSo
   store = new LiveStore(source, source.status);
   store.start();
   source.setLink({ kind: 'open' });
-  term = renderInTerminal(<App store={store} source={source} color={false} flashMs={60_000} />, size);
+  term = renderInTerminal(<App store={store} source={source} views={SHELL_VIEWS} color={false} flashMs={60_000} />, size);
   return { source, term };
 }
 

@@ -13,4 +13,5 @@ export const appRouter = router({
 
 export type AppRouter = typeof appRouter;
 export type * from './client-types.js';
+export type * from '../infosessions/control-types.js';
 export { DAEMON_MODES } from './client-types.js';
