@@ -79,8 +79,12 @@ describe('portico daemon', () => {
     const status = (ok.body as { result: { data: Status } }).result.data;
     expect(status.mode).toBe('all');
     expect(status.pid).toBe(d.pid());
-    expect(status.store).toMatchObject({ kind: 'sqlite', schemaVersion: 1 });
-    expect(status.components.map((c) => `${c.name}:${c.state}`)).toEqual(['store:running', 'control:running']);
+    expect(status.store.kind).toBe('sqlite');
+    expect(status.store.schemaVersion).toBeGreaterThanOrEqual(1);
+    // Areas add components as they land; whatever this build has must all be running, store first, control last.
+    expect(status.components.every((c) => c.state === 'running'), JSON.stringify(status.components)).toBe(true);
+    expect(status.components[0]?.name).toBe('store');
+    expect(status.components.at(-1)?.name).toBe('control');
 
     expect((await controlQuery(d, 'system.status', null)).status).toBe(401);
     expect((await controlQuery(d, 'system.status', 'not-the-token')).status).toBe(401);
@@ -140,7 +144,8 @@ describe('portico daemon', () => {
       await admin.query(`CREATE SCHEMA ${schema}`);
       const d = await daemon({ env: { PORTICO_DATABASE_URL: `${url}?options=-c%20search_path%3D${schema}` } });
       const status = ((await controlQuery(d, 'system.status', d.token)).body as { result: { data: Status } }).result.data;
-      expect(status.store).toMatchObject({ kind: 'postgres', schemaVersion: 1 });
+      expect(status.store.kind).toBe('postgres');
+      expect(status.store.schemaVersion).toBeGreaterThanOrEqual(1);
       expect(await d.stop()).toBe(0);
       const boots = await admin.query(`SELECT mode, stopped_at FROM ${schema}.daemon_boots`);
       expect(boots.rows).toHaveLength(1);
