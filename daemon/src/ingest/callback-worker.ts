@@ -6,7 +6,7 @@ import type { Logger } from '../core/logger.js';
 import type { Store } from '../store/types.js';
 import { MAX_ATTEMPTS } from './backoff.js';
 import { CallbackSender } from './callback-sender.js';
-import { claimDue, recordAttempt, releaseLeases, type Lease, type RecordedAttempt } from './outbox.js';
+import { claimDue, recordAttempts, releaseLeases, type AttemptToRecord, type Lease, type RecordedAttempt } from './outbox.js';
 import type { OutboxRow } from './records.js';
 
 export interface CallbackWorkerOptions {
@@ -23,6 +23,8 @@ export interface CallbackWorkerOptions {
   clock?: () => number;
   onDelivery?: (row: OutboxRow, result: RecordedAttempt) => void;
   name?: string;
+  /** false: start() polls nothing; the caller drives `runOnce` (tests with a fake clock). */
+  poll?: boolean;
 }
 
 /** A lease outlives the request timeout with room to write the result, so a live worker keeps its rows. */
@@ -42,6 +44,8 @@ export class CallbackWorker implements Component {
   #wake: (() => void) | null = null;
   readonly #abort = new AbortController();
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #toRecord: Array<AttemptToRecord & { done: (r: RecordedAttempt | null | Error) => void }> = [];
+  #recording = false;
 
   constructor(opts: CallbackWorkerOptions) {
     this.#opts = opts;
@@ -64,7 +68,7 @@ export class CallbackWorker implements Component {
       batch: this.#opts.batchSize,
       timeout_s: this.#opts.requestTimeoutMs / 1000,
     });
-    this.#loop = this.#run();
+    if (this.#opts.poll !== false) this.#loop = this.#run();
   }
 
   describe(): string {
@@ -120,6 +124,37 @@ export class CallbackWorker implements Component {
     return work.finally(() => this.#inFlight.delete(work));
   }
 
+  /**
+   * Group commit: results that arrive while a write is running go into the next transaction,
+   * so a busy worker writes a few transactions per batch instead of one per row (SQLite's
+   * single writer is shared with the other worker processes).
+   */
+  #record(item: AttemptToRecord): Promise<RecordedAttempt | null | Error> {
+    return new Promise((done) => {
+      this.#toRecord.push({ ...item, done });
+      void this.#flush(this.#opts.store());
+    });
+  }
+
+  async #flush(store: Store): Promise<void> {
+    if (this.#recording) return;
+    this.#recording = true;
+    try {
+      while (this.#toRecord.length > 0) {
+        const items = this.#toRecord.splice(0, this.#toRecord.length);
+        try {
+          const results = await recordAttempts(store, items);
+          items.forEach((item, i) => item.done(results[i] ?? null));
+        } catch (error) {
+          const failure = error instanceof Error ? error : new Error(String(error));
+          for (const item of items) item.done(failure);
+        }
+      }
+    } finally {
+      this.#recording = false;
+    }
+  }
+
   async #deliver(sender: CallbackSender, row: OutboxRow, lease: Lease): Promise<void> {
     const store = this.#opts.store();
     const outcome = await sender.send(row, this.#clock(), this.#abort.signal);
@@ -127,11 +162,9 @@ export class CallbackWorker implements Component {
       await releaseLeases(store, [row.id], lease).catch(() => {});
       return;
     }
-    let recorded: RecordedAttempt | null;
-    try {
-      recorded = await recordAttempt(store, row, lease, outcome, this.#clock());
-    } catch (error) {
-      this.#opts.logger.error('callback result not recorded; the row is retried after its lease', { id: row.id, job_id: row.ingest_job_id, error });
+    const recorded = await this.#record({ row, lease, outcome, now: this.#clock() });
+    if (recorded instanceof Error) {
+      this.#opts.logger.error('callback result not recorded; the row is retried after its lease', { id: row.id, job_id: row.ingest_job_id, error: recorded });
       return;
     }
     if (!recorded) {

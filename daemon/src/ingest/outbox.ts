@@ -65,39 +65,47 @@ export async function claimDue(store: Store, lease: Lease, now: number, leaseUnt
   return rows.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at));
 }
 
+export interface AttemptToRecord {
+  row: OutboxRow;
+  lease: Lease;
+  outcome: AttemptOutcome;
+  now: number;
+}
+
 /**
- * Writes an attempt and the row's new state, only while `lease` still holds the row; returns
- * null (and writes nothing) when the lease was lost, e.g. it expired and another worker took it.
+ * Writes attempts and their rows' new states in one transaction, each only while its lease
+ * still holds the row; an entry whose lease was lost (it expired and another worker took the
+ * row) writes nothing and comes back as null.
  */
+export async function recordAttempts(store: Store, items: readonly AttemptToRecord[]): Promise<Array<RecordedAttempt | null>> {
+  return store.transaction(async (tx) => {
+    const results: Array<RecordedAttempt | null> = [];
+    for (const item of items) results.push(await recordOne(tx, item));
+    return results;
+  });
+}
+
 export async function recordAttempt(store: Store, row: OutboxRow, lease: Lease, outcome: AttemptOutcome, now: number): Promise<RecordedAttempt | null> {
+  return (await recordAttempts(store, [{ row, lease, outcome, now }]))[0]!;
+}
+
+async function recordOne(tx: Queryable, { row, lease, outcome, now }: AttemptToRecord): Promise<RecordedAttempt | null> {
   const attempts = Number(row.attempts) + 1;
   const next = outcome.ok ? null : nextAttemptAfterFailure(attempts, now);
   const status: OutboxRow['status'] = outcome.ok ? 'DELIVERED' : next === null ? 'DEAD' : 'PENDING';
-  return store.transaction(async (tx) => {
-    const updated = await tx.run(
-      `UPDATE ingest_callback_outbox SET status = ?, attempts = ?, last_attempt_at = ?, last_status_code = ?, last_error = ?,
-         next_attempt_at = ?, finished_at = ?, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
-       WHERE id = ? AND lease_token = ? AND status = 'PENDING'`,
-      [
-        status,
-        attempts,
-        outcome.startedAt,
-        outcome.statusCode,
-        outcome.error,
-        next ?? Number(row.next_attempt_at),
-        status === 'PENDING' ? null : now,
-        row.id,
-        lease.token,
-      ],
-    );
-    if (updated.changes === 0) return null;
-    await tx.run(
-      `INSERT INTO ingest_callback_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code, error, response_body)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [randomUUID(), row.id, attempts, lease.owner, outcome.startedAt, Math.round(outcome.durationMs), outcome.statusCode, outcome.error, outcome.responseBody],
-    );
-    return { status, attempts, nextAttemptAt: next };
-  });
+  const updated = await tx.run(
+    `UPDATE ingest_callback_outbox SET status = ?, attempts = ?, last_attempt_at = ?, last_status_code = ?, last_error = ?,
+       next_attempt_at = ?, finished_at = ?, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
+     WHERE id = ? AND lease_token = ? AND status = 'PENDING'`,
+    [status, attempts, outcome.startedAt, outcome.statusCode, outcome.error, next ?? Number(row.next_attempt_at), status === 'PENDING' ? null : now, row.id, lease.token],
+  );
+  if (updated.changes === 0) return null;
+  await tx.run(
+    `INSERT INTO ingest_callback_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code, error, response_body)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [randomUUID(), row.id, attempts, lease.owner, outcome.startedAt, Math.round(outcome.durationMs), outcome.statusCode, outcome.error, outcome.responseBody],
+  );
+  return { status, attempts, nextAttemptAt: next };
 }
 
 /** Gives rows back without counting an attempt (a stopping worker that aborted its requests). */

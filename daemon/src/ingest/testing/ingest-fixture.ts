@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Logger } from '../../core/logger.js';
 import { ServicesListener } from '../../core/services-listener.js';
 import { migrate } from '../../store/migrate.js';
@@ -6,7 +7,7 @@ import type { Store } from '../../store/types.js';
 import { ingestApi } from '../ingest-api.js';
 import { readIngestSettings, type IngestSettings } from '../ingest-settings.js';
 import { INGEST_MIGRATIONS } from '../migrations.js';
-import { JobStore } from '../job-store.js';
+import { finishJob, JobStore } from '../job-store.js';
 
 export const QUIET_LOGGER = new Logger({ level: 'error', sink: { write: () => {} } });
 
@@ -64,4 +65,46 @@ export async function startApi(database: TestDatabase, env: NodeJS.ProcessEnv = 
 
 export function jsonInit(body: unknown, init: RequestInit & { tenant?: string | null; workspace?: string | null } = {}) {
   return { ...init, method: 'POST', headers: { 'Content-Type': 'application/json', ...(init.headers as Record<string, string> | undefined) }, body: JSON.stringify(body) };
+}
+
+/** A dataset + job moved to `status` through finishJob, so its outbox row exists (when it has a callback). */
+export async function seedFinishedJob(
+  store: Store,
+  callback: { url: string; secret?: string | null; headers?: Record<string, string> } | null,
+  status: 'SUCCEEDED' | 'FAILED' | 'CANCELLED' = 'SUCCEEDED',
+  now = Date.now(),
+): Promise<{ jobId: string; deliveryId: string | null }> {
+  const jobs = new JobStore(store, () => now);
+  const scope = { tenantId: 't1', workspaceId: 'w1' };
+  const dataset = await jobs.createDataset(scope, 'seed');
+  const job = await jobs.createJob(scope, {
+    datasetId: dataset.dataset_id,
+    jobKind: 'DESCRIBE_PASS',
+    tableId: null,
+    fileId: null,
+    request: { actor: 'test' },
+    callback: callback ? { url: callback.url, secret: callback.secret ?? null, headers: callback.headers ?? {} } : null,
+  });
+  const finished = await store.transaction((tx) => finishJob(tx, job.ingest_job_id, ['QUEUED'], status, { rows: 3 }, now));
+  return { jobId: job.ingest_job_id, deliveryId: finished!.deliveryId };
+}
+
+/** `count` SUCCEEDED jobs with PENDING outbox rows to `url`, in one transaction (fast seeding for load tests). */
+export async function seedDeliveries(store: Store, count: number, url: string, secret: string | null = null, now = Date.now()): Promise<string[]> {
+  const datasetId = (await new JobStore(store).createDataset({ tenantId: 't1', workspaceId: 'w1' }, 'bulk')).dataset_id;
+  return store.transaction(async (tx) => {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const jobId = randomUUID();
+      await tx.run(
+        `INSERT INTO ingest_jobs (ingest_job_id, tenant_id, workspace_id, dataset_id, job_kind, status, attempts, request_json, result_json,
+           callback_url, callback_secret, callback_headers, created_at, updated_at)
+         VALUES (?, 't1', 'w1', ?, 'DESCRIBE_PASS', 'RUNNING', 1, '{}', '{}', ?, ?, '{}', ?, ?)`,
+        [jobId, datasetId, url, secret, now, now],
+      );
+      const done = await finishJob(tx, jobId, ['RUNNING'], 'SUCCEEDED', { n: i }, now);
+      ids.push(done!.deliveryId!);
+    }
+    return ids;
+  });
 }
