@@ -1,3 +1,5 @@
+import { SourceRange } from './source-text.js';
+
 /** A position in a source file: 1-based line and column (columns count code points), 0-based UTF-8 byte offset. */
 export interface Pos {
   line: number;
@@ -30,7 +32,13 @@ export class HclError extends Error {
 }
 
 export function rangeBetween(a: Range, b: Range): Range {
-  return { filename: a.filename, start: a.start, end: b.end };
+  return SourceRange.span(a, b) ?? { filename: a.filename, start: a.start, end: b.end };
+}
+
+/** The empty range at the start or end of `r`. */
+export function emptyRangeOf(r: Range, which: 'start' | 'end'): Range {
+  if (r instanceof SourceRange) return r.emptyAt(which);
+  return { filename: r.filename, start: r[which], end: r[which] };
 }
 
 export function emptyRangeAt(pos: Pos, filename: string): Range {

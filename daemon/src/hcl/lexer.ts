@@ -1,152 +1,160 @@
-import { errorDiag, type Diagnostic, type Pos, type Range } from './diagnostics.js';
-import type { Token, TokenType } from './tokens.js';
+import { errorDiag, type Diagnostic } from './diagnostics.js';
+import { scanEscape } from './lexer-escape.js';
+import { SourceText } from './source-text.js';
+import { TokenList, type TokenType } from './tokens.js';
 
 /**
  * Scanner for the native syntax. It mirrors upstream's scan_tokens.rl: a mode stack
  * (expressions, quoted templates, heredocs) and brace counting so `}` knows whether it
  * closes a `${`/`%{` sequence or an object. Problems with single characters (stray
  * `;`, bad escapes, multi-line quoted strings) are reported here, like upstream's
- * checkInvalidTokens pass.
+ * checkInvalidTokens pass. Tokens keep only string offsets; positions come from the
+ * SourceText's line table when a range is needed.
  */
-export function scan(src: string, filename: string): { tokens: Token[]; diagnostics: Diagnostic[] } {
-  return new Scanner(src, filename).run();
+export function scan(src: string, filename: string): { tokens: TokenList; diagnostics: Diagnostic[] } {
+  return new Scanner(new SourceText(src, filename)).run();
 }
 
-type Mode = { kind: 'main' } | { kind: 'string' } | { kind: 'heredoc'; marker: string; startOfLine: boolean };
+interface HeredocMode {
+  kind: 'heredoc';
+  marker: string;
+  startOfLine: boolean;
+}
+type Mode = { kind: 'main' } | { kind: 'string' } | HeredocMode;
 
-const SINGLE: Record<string, TokenType> = {
-  '[': '[', ']': ']', '(': '(', ')': ')', ',': ',', '.': '.', '*': '*', '/': '/', '%': '%',
-  '+': '+', '-': '-', '=': '=', '<': '<', '>': '>', '!': '!', '?': '?', ':': ':',
-};
-const DOUBLE: Record<string, TokenType> = {
-  '==': '==', '!=': '!=', '<=': '<=', '>=': '>=', '&&': '&&', '||': '||', '::': '::', '=>': '=>',
-};
-const DOUBLE_FIRST = new Set(['=', '!', '<', '>', '&', '|', ':']);
+const MAIN: Mode = { kind: 'main' };
+const STRING: Mode = { kind: 'string' };
+
+/** Single-character operators by char code (the ones that are not also the start of a longer token handled first). */
+const SINGLE: Array<TokenType | undefined> = [];
+for (const c of '[](),.*/%+-=<>!?:') SINGLE[c.charCodeAt(0)] = c as TokenType;
 const ID_START = /[\p{ID_Start}_]/u;
 const ID_CONTINUE = /[\p{ID_Continue}-]/u;
+const HEREDOC_OPENER = /<<(-?)([\p{ID_Start}_][\p{ID_Continue}-]*)(\r?\n)/uy;
+
+const enum C {
+  Tab = 9, LF = 10, CR = 13, Space = 32, Bang = 33, Quote = 34, Hash = 35, Dollar = 36, Percent = 37, Amp = 38,
+  Star = 42, Plus = 43, Minus = 45, Dot = 46, Slash = 47, Zero = 48, Nine = 57, Colon = 58, Lt = 60, Eq = 61, Gt = 62,
+  E = 69, Backslash = 92, Underscore = 95, LowerE = 101, LBrace = 123, Pipe = 124, RBrace = 125, Tilde = 126,
+}
 
 class Scanner {
-  private i = 0;
-  private line = 1;
-  private col = 1;
-  private byte = 0;
-  private readonly tokens: Token[] = [];
+  private i: number;
+  private readonly src: string;
+  private readonly tokens: TokenList;
   private readonly diags: Diagnostic[] = [];
-  private readonly modes: Mode[] = [{ kind: 'main' }];
+  private readonly modes: Mode[] = [MAIN];
   private braces = 0;
   private readonly retBraces: number[] = [];
   private toldSemicolon = false;
   private toldBitwise = 0;
 
-  constructor(
-    private readonly src: string,
-    private readonly filename: string,
-  ) {
-    if (src.charCodeAt(0) === 0xfeff) {
-      // A BOM is skipped but still counts in byte offsets, as upstream does.
-      this.i = 1;
-      this.byte = 3;
-    }
+  constructor(private readonly source: SourceText) {
+    this.src = source.text;
+    this.tokens = new TokenList(source);
+    this.i = this.src.charCodeAt(0) === 0xfeff ? 1 : 0;
   }
 
-  run(): { tokens: Token[]; diagnostics: Diagnostic[] } {
-    while (this.i < this.src.length) {
+  run(): { tokens: TokenList; diagnostics: Diagnostic[] } {
+    const n = this.src.length;
+    while (this.i < n) {
       const mode = this.modes[this.modes.length - 1] as Mode;
       if (mode.kind === 'main') this.scanMain();
       else if (mode.kind === 'string') this.scanString();
       else this.scanHeredoc(mode);
     }
-    const here = this.pos();
-    this.tokens.push({ type: 'eof', text: '', range: { filename: this.filename, start: here, end: here } });
+    this.tokens.push('eof', n, n);
     return { tokens: this.tokens, diagnostics: this.diags };
   }
 
-  private pos(): Pos {
-    return { line: this.line, column: this.col, byte: this.byte };
+  private emit(type: TokenType, length: number, value?: string, strip = false, flush = false): void {
+    this.tokens.push(type, this.i, this.i + length, value, strip, flush);
+    this.i += length;
   }
 
-  /** Moves past `n` UTF-16 units, keeping line, column (code points) and UTF-8 byte offset. */
-  private advance(n: number): void {
-    const end = this.i + n;
-    const src = this.src;
-    while (this.i < end) {
-      const c = src.charCodeAt(this.i);
-      if (c === 10) {
-        this.line += 1;
-        this.col = 1;
-        this.byte += 1;
-        this.i += 1;
-        continue;
-      }
-      this.col += 1;
-      if (c < 0x80) this.byte += 1;
-      else if (c < 0x800) this.byte += 2;
-      else if (c >= 0xd800 && c <= 0xdbff && this.i + 1 < src.length) {
-        const d = src.charCodeAt(this.i + 1);
-        if (d >= 0xdc00 && d <= 0xdfff) {
-          this.byte += 4;
-          this.i += 2;
-          continue;
-        }
-        this.byte += 3;
-      } else this.byte += 3;
-      this.i += 1;
-    }
-  }
-
-  private emit(type: TokenType, length: number, extra?: Partial<Token>): Token {
-    const start: Pos = { line: this.line, column: this.col, byte: this.byte };
-    const text = this.src.slice(this.i, this.i + length);
-    this.advance(length);
-    const token: Token = { type, text, range: { filename: this.filename, start, end: { line: this.line, column: this.col, byte: this.byte } } };
-    if (extra) Object.assign(token, extra);
-    this.tokens.push(token);
-    return token;
+  private error(summary: string, detail: string, start: number, end: number): void {
+    this.diags.push(errorDiag(summary, detail, this.source.range(start, end)));
   }
 
   private scanMain(): void {
     const src = this.src;
-    const c = src[this.i] as string;
-    const next = src[this.i + 1];
-    if (c === ' ' || c === '\t') {
-      let j = this.i + 1;
-      while (src[j] === ' ' || src[j] === '\t') j++;
-      this.advance(j - this.i);
-      return;
+    const i = this.i;
+    const c = src.charCodeAt(i);
+    const next = src.charCodeAt(i + 1);
+    switch (c) {
+      case C.Space:
+      case C.Tab: {
+        let j = i + 1;
+        for (let d = src.charCodeAt(j); d === C.Space || d === C.Tab; d = src.charCodeAt(++j));
+        this.i = j;
+        return;
+      }
+      case C.LF:
+        return this.emit('newline', 1);
+      case C.CR:
+        if (next === C.LF) return this.emit('newline', 2);
+        break;
+      case C.Hash:
+        return this.scanLineComment();
+      case C.Slash:
+        if (next === C.Slash) return this.scanLineComment();
+        if (next === C.Star) {
+          const end = src.indexOf('*/', i + 2);
+          // An unclosed comment is not a comment at all upstream: "/" and "*" scan as operators.
+          if (end >= 0) {
+            this.i = end + 2;
+            return;
+          }
+        }
+        return this.emit('/', 1);
+      case C.Quote:
+        this.emit('oquote', 1);
+        this.modes.push(STRING);
+        return;
+      case C.LBrace:
+        this.braces += 1;
+        return this.emit('{', 1);
+      case C.RBrace:
+        return this.closeBrace(false);
+      case C.Tilde:
+        if (next === C.RBrace) return this.closeBrace(true);
+        break;
+      case C.Dot:
+        return this.emit(next === C.Dot && src.charCodeAt(i + 2) === C.Dot ? '...' : '.', next === C.Dot && src.charCodeAt(i + 2) === C.Dot ? 3 : 1);
+      case C.Eq:
+        if (next === C.Eq) return this.emit('==', 2);
+        if (next === C.Gt) return this.emit('=>', 2);
+        return this.emit('=', 1);
+      case C.Bang:
+        return next === C.Eq ? this.emit('!=', 2) : this.emit('!', 1);
+      case C.Lt:
+        if (next === C.Lt && this.scanHeredocOpener()) return;
+        return next === C.Eq ? this.emit('<=', 2) : this.emit('<', 1);
+      case C.Gt:
+        return next === C.Eq ? this.emit('>=', 2) : this.emit('>', 1);
+      case C.Amp:
+        if (next === C.Amp) return this.emit('&&', 2);
+        break;
+      case C.Pipe:
+        if (next === C.Pipe) return this.emit('||', 2);
+        break;
+      case C.Colon:
+        return next === C.Colon ? this.emit('::', 2) : this.emit(':', 1);
+      default:
+        if (c >= C.Zero && c <= C.Nine) return this.scanNumber();
+        if (isIdentStart(src, i, c)) return this.scanIdent();
+        break;
     }
-    if (c >= '0' && c <= '9') return this.scanNumber();
-    if (isIdentStart(src, this.i)) return this.scanIdent();
-    if (c === '\n') return void this.emit('newline', 1);
-    if (c === '\r' && next === '\n') return void this.emit('newline', 2);
-    if (c === '#' || (c === '/' && next === '/')) return this.scanLineComment();
-    if (c === '/' && next === '*') {
-      const end = src.indexOf('*/', this.i + 2);
-      // An unclosed comment is not a comment at all upstream: "/" and "*" scan as operators.
-      if (end >= 0) return this.advance(end + 2 - this.i);
-    }
-    if (c === '"') {
-      this.emit('oquote', 1);
-      this.modes.push({ kind: 'string' });
-      return;
-    }
-    if (c === '<' && next === '<' && this.scanHeredocOpener()) return;
-    if (c === '{') {
-      this.braces += 1;
-      return void this.emit('{', 1);
-    }
-    if (c === '}' || (c === '~' && next === '}')) return this.closeBrace(c === '~');
-    if (c === '.' && next === '.' && src[this.i + 2] === '.') return void this.emit('...', 3);
-    const two = next !== undefined && DOUBLE_FIRST.has(c) ? DOUBLE[c + next] : undefined;
-    if (two) return void this.emit(two, 2);
     const one = SINGLE[c];
-    if (one) return void this.emit(one, 1);
-    this.scanInvalid(c);
+    if (one) return this.emit(one, 1);
+    this.scanInvalid();
   }
 
   private closeBrace(strip: boolean): void {
     const top = this.retBraces[this.retBraces.length - 1];
+    const length = strip ? 2 : 1;
     if (top !== undefined && top === this.braces) {
-      this.emit('seqend', strip ? 2 : 1, { strip });
+      this.emit('seqend', length, undefined, strip);
       this.retBraces.pop();
       this.braces -= 1;
       this.modes.pop();
@@ -154,33 +162,33 @@ class Scanner {
     }
     this.braces -= 1;
     // `~}` that closes no sequence is still a sequence end, so the parser reports the misuse.
-    this.emit(strip ? 'seqend' : '}', strip ? 2 : 1, strip ? { strip } : undefined);
+    this.emit(strip ? 'seqend' : '}', length, undefined, strip);
   }
 
   private scanNumber(): void {
     const src = this.src;
     let j = this.i + 1;
     for (;;) {
-      const c = src[j];
-      if (c !== undefined && ((c >= '0' && c <= '9') || c === '.')) j++;
-      else if (c === 'e' || c === 'E') {
-        const d = src[j + 1];
-        if (d !== undefined && d >= '0' && d <= '9') j += 2;
-        else if ((d === '+' || d === '-') && isDigit(src[j + 2])) j += 3;
+      const c = src.charCodeAt(j);
+      if ((c >= C.Zero && c <= C.Nine) || c === C.Dot) j++;
+      else if (c === C.LowerE || c === C.E) {
+        const d = src.charCodeAt(j + 1);
+        if (d >= C.Zero && d <= C.Nine) j += 2;
+        else if ((d === C.Plus || d === C.Minus) && isDigitCode(src.charCodeAt(j + 2))) j += 3;
         else break;
       } else break;
     }
     // A number literal never ends with a dot: `foo.0.bar` is a legacy index, not `0.`.
-    while (src[j - 1] === '.') j--;
+    while (src.charCodeAt(j - 1) === C.Dot) j--;
     this.emit('number', j - this.i);
   }
 
   private scanIdent(): void {
     const src = this.src;
-    let j = this.i + (src.codePointAt(this.i) as number > 0xffff ? 2 : 1);
+    let j = this.i + ((src.codePointAt(this.i) as number) > 0xffff ? 2 : 1);
     for (;;) {
       const c = src.charCodeAt(j);
-      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45) j++;
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= C.Zero && c <= C.Nine) || c === C.Underscore || c === C.Minus) j++;
       else if (c >= 0x80) {
         const cp = src.codePointAt(j) as number;
         if (!ID_CONTINUE.test(String.fromCodePoint(cp))) break;
@@ -191,74 +199,79 @@ class Scanner {
   }
 
   private scanLineComment(): void {
-    let end = this.src.indexOf('\n', this.i);
-    if (end < 0) return this.advance(this.src.length - this.i);
+    const end = this.src.indexOf('\n', this.i);
+    if (end < 0) {
+      this.i = this.src.length;
+      return;
+    }
     // A line comment counts as the newline that ends it (upstream's peeker does the same).
     this.emit('newline', end + 1 - this.i);
   }
 
   private scanHeredocOpener(): boolean {
-    const m = /^<<(-?)([\p{ID_Start}_][\p{ID_Continue}-]*)(\r?\n)/u.exec(this.src.slice(this.i, this.i + 260));
+    HEREDOC_OPENER.lastIndex = this.i;
+    const m = HEREDOC_OPENER.exec(this.src);
     if (!m) return false;
     const [whole, dash, marker] = m as unknown as [string, string, string];
-    this.emit('oheredoc', whole.length, { flush: dash === '-' });
+    this.emit('oheredoc', whole.length, undefined, false, dash === '-');
     this.modes.push({ kind: 'heredoc', marker, startOfLine: true });
     return true;
   }
 
-  private scanInvalid(c: string): void {
-    const start = this.pos();
-    const cp = this.src.codePointAt(this.i) as number;
-    const len = cp > 0xffff ? 2 : 1;
-    const token = this.emit('invalid', len);
-    const range: Range = { filename: this.filename, start, end: token.range.end };
+  private scanInvalid(): void {
+    const start = this.i;
+    const cp = this.src.codePointAt(start) as number;
+    this.emit('invalid', cp > 0xffff ? 2 : 1);
+    const end = this.i;
+    const c = String.fromCodePoint(cp);
     if (c === '&' || c === '|' || c === '^' || c === '~') {
       if (this.toldBitwise < 4) {
         const hint = c === '&' ? ' Did you mean boolean AND ("&&")?' : c === '|' ? ' Did you mean boolean OR ("||")?' : c === '~' ? ' Did you mean boolean NOT ("!")?' : '';
-        this.diags.push(errorDiag('Unsupported operator', `Bitwise operators are not supported.${hint}`, range));
+        this.error('Unsupported operator', `Bitwise operators are not supported.${hint}`, start, end);
         this.toldBitwise += 1;
       }
     } else if (c === ';') {
-      if (!this.toldSemicolon) this.diags.push(errorDiag('Invalid character', 'The ";" character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.', range));
+      if (!this.toldSemicolon) this.error('Invalid character', 'The ";" character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.', start, end);
       this.toldSemicolon = true;
     } else if (c === '`') {
-      this.diags.push(errorDiag('Invalid character', 'The "`" character is not valid. To create a multi-line string, use the "heredoc" syntax, like "<<EOT".', range));
+      this.error('Invalid character', 'The "`" character is not valid. To create a multi-line string, use the "heredoc" syntax, like "<<EOT".', start, end);
     } else if (c === "'") {
-      this.diags.push(errorDiag('Invalid character', 'Single quotes are not valid. Use double quotes (") to enclose strings.', range));
+      this.error('Invalid character', 'Single quotes are not valid. Use double quotes (") to enclose strings.', start, end);
     } else if (cp >= 0xd800 && cp <= 0xdfff) {
-      this.diags.push(errorDiag('Invalid character encoding', 'All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.', range));
+      this.error('Invalid character encoding', 'All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.', start, end);
     } else {
-      this.diags.push(errorDiag('Invalid character', 'This character is not used within the language.', range));
+      this.error('Invalid character', 'This character is not used within the language.', start, end);
     }
   }
 
   /** `${` / `%{` (optionally with `~`) at the current position: emits the opener and enters expression mode. */
   private scanSequenceOpener(): boolean {
     const src = this.src;
-    const c = src[this.i];
-    if ((c !== '$' && c !== '%') || src[this.i + 1] !== '{') return false;
-    const strip = src[this.i + 2] === '~';
-    this.emit(c === '$' ? 'interp' : 'control', strip ? 3 : 2, { strip });
+    const c = src.charCodeAt(this.i);
+    if ((c !== C.Dollar && c !== C.Percent) || src.charCodeAt(this.i + 1) !== C.LBrace) return false;
+    const strip = src.charCodeAt(this.i + 2) === C.Tilde;
+    this.emit(c === C.Dollar ? 'interp' : 'control', strip ? 3 : 2, undefined, strip);
     this.braces += 1;
     this.retBraces.push(this.braces);
-    this.modes.push({ kind: 'main' });
+    this.modes.push(MAIN);
     return true;
   }
 
   private scanString(): void {
     const src = this.src;
     if (this.scanSequenceOpener()) return;
-    const c = src[this.i];
-    if (c === '"') {
+    const c = src.charCodeAt(this.i);
+    if (c === C.Quote) {
       this.emit('cquote', 1);
       this.modes.pop();
       return;
     }
-    if (c === '\n' || c === '\r') {
-      let j = this.i;
-      while (src[j] === '\n' || src[j] === '\r') j++;
-      const token = this.emit('quotednewline', j - this.i);
-      this.diags.push(errorDiag('Invalid multi-line string', 'Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the "heredoc" multi-line template syntax.', token.range));
+    if (c === C.LF || c === C.CR) {
+      const start = this.i;
+      let j = start;
+      for (let d = c; d === C.LF || d === C.CR; d = src.charCodeAt(++j));
+      this.emit('quotednewline', j - start);
+      this.error('Invalid multi-line string', 'Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the "heredoc" multi-line template syntax.', start, j);
       return;
     }
     this.scanQuotedLiteral();
@@ -267,122 +280,77 @@ class Scanner {
   /** A run of quoted-string text up to the next quote, newline or sequence opener, with escapes resolved. */
   private scanQuotedLiteral(): void {
     const src = this.src;
-    const start = this.pos();
-    const startIndex = this.i;
+    const n = src.length;
+    const start = this.i;
+    let i = start;
+    // Runs without escapes are sliced once; `value` only collects pieces when something was rewritten.
     let value = '';
-    while (this.i < src.length) {
-      // Copy runs of plain characters in one slice; only escapes and $/% need a closer look.
-      let j = this.i;
-      for (;;) {
-        const code = src.charCodeAt(j);
-        if (j >= src.length || code === 34 || code === 10 || code === 13 || code === 92 || code === 36 || code === 37) break;
-        j++;
-      }
-      if (j > this.i) {
-        value += src.slice(this.i, j);
-        this.advance(j - this.i);
-        continue;
-      }
-      const c = src[this.i] as string;
-      if (c === '"' || c === '\n' || c === '\r') break;
-      if ((c === '$' || c === '%') && src[this.i + 1] === '{') break;
-      if ((c === '$' || c === '%') && src[this.i + 1] === c && src[this.i + 2] === '{') {
-        value += `${c}{`;
-        this.advance(3);
-        continue;
-      }
-      if (c === '\\') {
-        value += this.scanEscape();
-        continue;
-      }
-      value += c;
-      this.advance(1);
-    }
-    this.tokens.push({
-      type: 'quotedlit',
-      text: src.slice(startIndex, this.i),
-      value,
-      range: { filename: this.filename, start, end: this.pos() },
-    });
-  }
-
-  private scanEscape(): string {
-    const src = this.src;
-    const start = this.pos();
-    const sel = src[this.i + 1];
-    const fail = (detail: string, length: number, result: string): string => {
-      this.advance(length);
-      this.diags.push(errorDiag('Invalid escape sequence', detail, { filename: this.filename, start, end: this.pos() }));
-      return result;
-    };
-    switch (sel) {
-      case 'n': this.advance(2); return '\n';
-      case 'r': this.advance(2); return '\r';
-      case 't': this.advance(2); return '\t';
-      case '"': this.advance(2); return '"';
-      case '\\': this.advance(2); return '\\';
-      case 'u':
-      case 'U': {
-        const want = sel === 'u' ? 4 : 8;
-        let n = 0;
-        while (n < want && /[0-9a-fA-F]/.test(src[this.i + 2 + n] ?? '')) n++;
-        if (n < want) return fail(`The \\${sel} escape sequence must be followed by ${sel === 'u' ? 'four' : 'eight'} hexadecimal digits.`, 2 + n, '');
-        const cp = parseInt(src.slice(this.i + 2, this.i + 2 + want), 16);
-        if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-          return fail(`Cannot encode character U+${cp.toString(16).padStart(4, '0')} in UTF-8.`, 2 + want, '');
+    let runStart = i;
+    while (i < n) {
+      const c = src.charCodeAt(i);
+      if (c === C.Quote || c === C.LF || c === C.CR) break;
+      if (c === C.Dollar || c === C.Percent) {
+        const d = src.charCodeAt(i + 1);
+        if (d === C.LBrace) break;
+        if (d === c && src.charCodeAt(i + 2) === C.LBrace) {
+          value += src.slice(runStart, i + 1) + '{';
+          i += 3;
+          runStart = i;
+          continue;
         }
-        this.advance(2 + want);
-        return String.fromCodePoint(cp);
+        i++;
+        continue;
       }
-      case undefined:
-      case '\n':
-      case '\r':
-        return fail('Backslash must be followed by an escape sequence selector character.', 1, '');
-      default: {
-        const cp = src.codePointAt(this.i + 1) as number;
-        const ch = String.fromCodePoint(cp);
-        return fail(`The symbol ${JSON.stringify(ch)} is not a valid escape sequence selector.`, 1 + ch.length, ch);
+      if (c === C.Backslash) {
+        value += src.slice(runStart, i);
+        const escape = scanEscape(src, i);
+        if (escape.error) this.error('Invalid escape sequence', escape.error, i, i + escape.length);
+        value += escape.value;
+        i += escape.length;
+        runStart = i;
+        continue;
       }
+      i++;
     }
+    value = runStart === start ? src.slice(start, i) : value + src.slice(runStart, i);
+    this.tokens.push('quotedlit', start, i, value);
+    this.i = i;
   }
 
-  private scanHeredoc(mode: Extract<Mode, { kind: 'heredoc' }>): void {
+  private scanHeredoc(mode: HeredocMode): void {
     const src = this.src;
     if (this.scanSequenceOpener()) {
       mode.startOfLine = false;
       return;
     }
     const startIndex = this.i;
-    let j = this.i;
-    let value = '';
+    let j = startIndex;
+    let value: string;
     // Upstream scans a lone "$" or "%" as its own literal, which matters for the end-marker check.
-    const c = src[j];
-    if (c === '$' || c === '%') {
-      if (src[j + 1] === c && src[j + 2] === '{') {
-        value = `${c}{`;
+    const c = src.charCodeAt(j);
+    if (c === C.Dollar || c === C.Percent) {
+      if (src.charCodeAt(j + 1) === c && src.charCodeAt(j + 2) === C.LBrace) {
+        value = c === C.Dollar ? '${' : '%{';
         j += 3;
       } else {
-        value = c;
+        value = c === C.Dollar ? '$' : '%';
         j += 1;
       }
     } else {
-      while (j < src.length) {
-        const d = src[j];
-        if (d === '$' || d === '%' || d === '\n' || d === '\r') break;
-        j++;
-      }
+      for (let d = c; j < src.length && d !== C.Dollar && d !== C.Percent && d !== C.LF && d !== C.CR; d = src.charCodeAt(++j));
       value = src.slice(startIndex, j);
     }
     let eol = 0;
-    if (src[j] === '\n') eol = 1;
-    else if (src[j] === '\r' && src[j + 1] === '\n') eol = 2;
-    else if (src[j] === '\r' && j === startIndex) {
+    const e = src.charCodeAt(j);
+    if (e === C.LF) eol = 1;
+    else if (e === C.CR && src.charCodeAt(j + 1) === C.LF) eol = 2;
+    else if (e === C.CR && j === startIndex) {
       // A lone carriage return is ordinary text.
       j += 1;
       value = '\r';
     }
     if (eol > 0) {
-      if (mode.startOfLine && value.trim() === mode.marker) {
+      if (mode.startOfLine && isMarkerLine(value, mode.marker)) {
         // The marker and its newline are separate tokens so the newline can end the attribute.
         this.emit('cheredoc', j - startIndex);
         this.emit('newline', eol);
@@ -390,25 +358,26 @@ class Scanner {
         return;
       }
       mode.startOfLine = true;
-      this.emitLiteral(j + eol - startIndex, value + src.slice(j, j + eol));
+      this.emit('stringlit', j + eol - startIndex, value + (eol === 1 ? '\n' : '\r\n'));
       return;
     }
     mode.startOfLine = false;
-    this.emitLiteral(j - startIndex, value);
-  }
-
-  private emitLiteral(length: number, value: string): void {
-    this.emit('stringlit', length, { value });
+    this.emit('stringlit', j - startIndex, value);
   }
 }
 
-function isDigit(c: string | undefined): boolean {
-  return c !== undefined && c >= '0' && c <= '9';
+/** Whether a heredoc line is its end marker, allowing white space around it. */
+function isMarkerLine(line: string, marker: string): boolean {
+  if (line.length < marker.length) return false;
+  return line === marker || line.trim() === marker;
 }
 
-function isIdentStart(src: string, i: number): boolean {
-  const c = src.charCodeAt(i);
-  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95) return true;
+function isDigitCode(c: number): boolean {
+  return c >= C.Zero && c <= C.Nine;
+}
+
+function isIdentStart(src: string, i: number, c: number): boolean {
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === C.Underscore) return true;
   if (c < 0x80) return false;
   const cp = src.codePointAt(i) as number;
   return ID_START.test(String.fromCodePoint(cp));

@@ -1,5 +1,5 @@
 import type { BinaryOperator, Expression, ForExpression, ObjectItem, Traverser } from './ast.js';
-import type { Range } from './diagnostics.js';
+import { rangeBetween, type Range } from './diagnostics.js';
 import { HclNumber } from './number.js';
 import { MAX_NESTING, type Peeker } from './peeker.js';
 import { parseTemplateInner } from './parse-template.js';
@@ -73,10 +73,10 @@ function parseWithTraversals(p: Peeker): Expression {
 function appendStep(expr: Expression, step: Traverser): Expression {
   if (expr.kind === 'scopeTraversal' || expr.kind === 'relativeTraversal') {
     expr.steps.push(step);
-    expr.range = { ...expr.range, end: step.range.end };
+    expr.range = rangeBetween(expr.range, step.range);
     return expr;
   }
-  return { kind: 'relativeTraversal', source: expr, steps: [step], range: { ...expr.range, end: step.range.end } };
+  return { kind: 'relativeTraversal', source: expr, steps: [step], range: rangeBetween(expr.range, step.range) };
 }
 
 function legacyIndexError(p: Peeker, num: Token, inSplat: boolean): void {

@@ -1,5 +1,6 @@
 import type { Expression } from './ast.js';
-import { formatRange, type Range } from './diagnostics.js';
+import { emptyRangeOf, formatRange, rangeBetween, type Range } from './diagnostics.js';
+import { SourceRange } from './source-text.js';
 import { parseExpression } from './parse-expression.js';
 import type { Peeker } from './peeker.js';
 import type { TokenType } from './tokens.js';
@@ -77,8 +78,7 @@ function parseParts(p: Peeker, end: TokenType): Part[] {
   }
   if (parts.length === 0) {
     // `""` is one empty literal, located just after the opening quote.
-    const at = startRange.start;
-    parts.push({ kind: 'literal', value: '', range: { filename: startRange.filename, start: at, end: at } });
+    parts.push({ kind: 'literal', value: '', range: emptyRangeOf(startRange, 'start') });
   }
   parts.push({ kind: 'end', range: endRange });
   return parts;
@@ -203,7 +203,8 @@ function flushHeredoc(parts: Part[]): void {
     const chars = [...lit.value];
     const removed = chars.slice(0, minSpaces).join('');
     lit.value = chars.slice(minSpaces).join('');
-    lit.range = { ...lit.range, start: { ...lit.range.start, column: lit.range.start.column + minSpaces, byte: lit.range.start.byte + Buffer.byteLength(removed) } };
+    const r = lit.range;
+    lit.range = r instanceof SourceRange ? r.skip(removed.length) : { ...r, start: { ...r.start, column: r.start.column + minSpaces, byte: r.start.byte + Buffer.byteLength(removed) } };
   }
 }
 
@@ -213,7 +214,7 @@ function meldLiterals(parts: Part[]): void {
     const cur = parts[i] as Part;
     if (prev.kind === 'literal' && cur.kind === 'literal') {
       prev.value += cur.value;
-      prev.range = { ...prev.range, end: cur.range.end };
+      prev.range = rangeBetween(prev.range, cur.range);
       parts.splice(i, 1);
     } else i++;
   }
@@ -299,15 +300,14 @@ class TemplateParser {
       else this.p.error(`Unexpected ${end.which} directive`, `Expecting an endif directive for the if started at ${formatRange(open.range)}.`, end.range);
       return { kind: 'invalid', range: end.range };
     }
-    const at = (r: Range, pos: 'start' | 'end'): Range => ({ filename: r.filename, start: r[pos], end: r[pos] });
-    if (ifExprs.length === 0) ifExprs.push({ kind: 'literal', value: '', range: at(open.range, 'end') });
-    if (elseExprs.length === 0) elseExprs.push({ kind: 'literal', value: '', range: at(endifRange, 'start') });
+    if (ifExprs.length === 0) ifExprs.push({ kind: 'literal', value: '', range: emptyRangeOf(open.range, 'end') });
+    if (elseExprs.length === 0) elseExprs.push({ kind: 'literal', value: '', range: emptyRangeOf(endifRange, 'start') });
     return {
       kind: 'conditional',
       condition: open.cond,
       trueResult: { kind: 'template', parts: ifExprs, range: spanOf(ifExprs) },
       falseResult: { kind: 'template', parts: elseExprs, range: spanOf(elseExprs) },
-      range: { ...open.range, end: endifRange.end },
+      range: rangeBetween(open.range, endifRange),
     };
   }
 
@@ -320,8 +320,8 @@ class TemplateParser {
       else this.p.error(`Unexpected ${end.which} directive`, `Expecting an endfor directive corresponding to the for directive at ${formatRange(open.range)}.`, end.range);
       return { kind: 'invalid', range: end.range };
     }
-    if (content.length === 0) content.push({ kind: 'literal', value: '', range: { ...open.range, start: open.range.end } });
-    const range = { ...open.range, end: end.range.end };
+    if (content.length === 0) content.push({ kind: 'literal', value: '', range: emptyRangeOf(open.range, 'end') });
+    const range = rangeBetween(open.range, end.range);
     return {
       kind: 'templateJoin',
       tuple: {
@@ -337,5 +337,5 @@ class TemplateParser {
 function spanOf(exprs: Expression[]): Range {
   const first = exprs[0] as Expression;
   const last = exprs[exprs.length - 1] as Expression;
-  return { ...first.range, end: last.range.end };
+  return rangeBetween(first.range, last.range);
 }

@@ -1,5 +1,5 @@
 import type { Body, Expression } from './ast.js';
-import type { Diagnostic, Range } from './diagnostics.js';
+import { emptyRangeOf, type Diagnostic } from './diagnostics.js';
 import { scan } from './lexer.js';
 import { parseBody } from './parse-body.js';
 import { parseExpression } from './parse-expression.js';
@@ -14,11 +14,8 @@ export interface ParseResult {
 export function parse(source: string, filename: string): ParseResult {
   const { tokens, diagnostics } = scan(source, filename);
   const p = new Peeker(tokens, filename);
-  const first = tokens[0] as (typeof tokens)[number];
-  const start: Range = { filename, start: first.range.start, end: first.range.start };
-  const body = parseBody(p, 'eof', start);
-  const last = tokens[tokens.length - 1] as (typeof tokens)[number];
-  body.range = { filename, start: { line: 1, column: 1, byte: 0 }, end: last.range.end };
+  const body = parseBody(p, 'eof', emptyRangeOf(tokens.token(0).range, 'start'));
+  body.range = { filename, start: { line: 1, column: 1, byte: 0 }, end: tokens.token(tokens.length - 1).range.end };
   return { body, diagnostics: [...diagnostics, ...p.diags] };
 }
 

@@ -1,5 +1,5 @@
 import { errorDiag, rangeBetween, type Diagnostic, type Range } from './diagnostics.js';
-import type { Token, TokenType } from './tokens.js';
+import type { Token, TokenList, TokenType } from './tokens.js';
 
 const OPPOSITE: Partial<Record<TokenType, TokenType>> = {
   '{': '}', '}': '{', '[': ']', ']': '[', '(': ')', ')': '(',
@@ -22,10 +22,27 @@ export class Peeker {
   depth = 0;
   readonly diags: Diagnostic[] = [];
 
+  /** The two most recently viewed tokens: the parser peeks at the same token several times. */
+  private cacheIndex0 = -1;
+  private cacheIndex1 = -1;
+  private cache0: Token | undefined;
+  private cache1: Token | undefined;
+
   constructor(
-    private readonly tokens: Token[],
+    private readonly tokens: TokenList,
     readonly filename: string,
   ) {}
+
+  private tokenAt(i: number): Token {
+    if (i === this.cacheIndex0) return this.cache0 as Token;
+    if (i === this.cacheIndex1) return this.cache1 as Token;
+    const token = this.tokens.token(i);
+    this.cacheIndex1 = this.cacheIndex0;
+    this.cache1 = this.cache0;
+    this.cacheIndex0 = i;
+    this.cache0 = token;
+    return token;
+  }
 
   private includeNewlines(): boolean {
     return this.newlineStack[this.newlineStack.length - 1] as boolean;
@@ -41,25 +58,29 @@ export class Peeker {
 
   private nextIndex(): number {
     let i = this.pos;
-    if (!this.includeNewlines()) while ((this.tokens[i] as Token).type === 'newline') i++;
+    if (!this.includeNewlines()) while (this.tokens.types[i] === 'newline') i++;
     return i;
   }
 
   peek(): Token {
-    return this.tokens[this.nextIndex()] as Token;
+    return this.tokenAt(this.nextIndex());
+  }
+
+  /** The type of the next token, without making a token view. */
+  peekType(): TokenType {
+    return this.tokens.types[this.nextIndex()] as TokenType;
   }
 
   read(): Token {
     const i = this.nextIndex();
-    const token = this.tokens[i] as Token;
+    const token = this.tokenAt(i);
     if (token.type !== 'eof') this.pos = i + 1;
     return token;
   }
 
   /** Range of the most recently read token (what upstream calls PrevRange). */
   prevRange(): Range {
-    const prev = this.tokens[Math.max(this.pos - 1, 0)] as Token;
-    return prev.range;
+    return this.tokenAt(Math.max(this.pos - 1, 0)).range;
   }
 
   nextRange(): Range {

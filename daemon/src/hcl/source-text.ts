@@ -1,0 +1,166 @@
+import type { Pos, Range } from './diagnostics.js';
+
+/** Code-point and UTF-8 byte counts are kept every this many UTF-16 units of non-ASCII sources. */
+const CHECKPOINT_SHIFT = 6;
+
+/**
+ * A source file with its line-start table, so the scanner can keep plain string
+ * offsets and positions (line, code-point column, UTF-8 byte) are only computed for
+ * ranges something actually keeps: AST nodes and diagnostics.
+ */
+export class SourceText {
+  /** UTF-16 offset of the first character of each line (line 1 starts after a BOM). */
+  private readonly lineStarts: number[] = [];
+  /** For non-ASCII sources: code points and UTF-8 bytes before every checkpoint offset. */
+  private readonly cpBefore: number[] | undefined;
+  private readonly bytesBefore: number[] | undefined;
+  private lastLine = 0;
+
+  constructor(
+    readonly text: string,
+    readonly filename: string,
+  ) {
+    // A BOM is skipped but still counts in byte offsets, as upstream does.
+    this.lineStarts.push(text.charCodeAt(0) === 0xfeff ? 1 : 0);
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) this.lineStarts.push(nl + 1);
+    // eslint-disable-next-line no-control-regex
+    if (/[^\x00-\x7f]/.test(text)) {
+      this.cpBefore = [0];
+      this.bytesBefore = [0];
+      let cp = 0;
+      let bytes = 0;
+      const step = 1 << CHECKPOINT_SHIFT;
+      for (let i = 0; i < text.length; i++) {
+        cp += codePointWeight(text, i);
+        bytes += utf8Weight(text, i);
+        if ((i + 1) % step === 0) {
+          this.cpBefore.push(cp);
+          this.bytesBefore.push(bytes);
+        }
+      }
+    }
+  }
+
+  get length(): number {
+    return this.text.length;
+  }
+
+  /** The position of UTF-16 offset `i`. */
+  pos(i: number): Pos {
+    const line = this.lineOf(i);
+    const lineStart = this.lineStarts[line] as number;
+    if (!this.cpBefore) return { line: line + 1, column: i - lineStart + 1, byte: i };
+    return { line: line + 1, column: this.codePointsBefore(i) - this.codePointsBefore(lineStart) + 1, byte: this.utf8Before(i) };
+  }
+
+  range(start: number, end: number): SourceRange {
+    return new SourceRange(this, start, end);
+  }
+
+  /** Index into lineStarts of the line holding offset `i`; scanning is mostly forward, so the last answer is tried first. */
+  private lineOf(i: number): number {
+    const starts = this.lineStarts;
+    const last = this.lastLine;
+    if (i >= (starts[last] as number) && (last + 1 >= starts.length || i < (starts[last + 1] as number))) return last;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    this.lastLine = lo;
+    return lo;
+  }
+
+  private codePointsBefore(i: number): number {
+    const k = i >> CHECKPOINT_SHIFT;
+    let n = (this.cpBefore as number[])[k] as number;
+    for (let j = k << CHECKPOINT_SHIFT; j < i; j++) n += codePointWeight(this.text, j);
+    return n;
+  }
+
+  private utf8Before(i: number): number {
+    const k = i >> CHECKPOINT_SHIFT;
+    let n = (this.bytesBefore as number[])[k] as number;
+    for (let j = k << CHECKPOINT_SHIFT; j < i; j++) n += utf8Weight(this.text, j);
+    return n;
+  }
+}
+
+/** 0 for the low half of a surrogate pair (the pair is one code point), else 1. */
+function codePointWeight(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
+    const h = s.charCodeAt(i - 1);
+    if (h >= 0xd800 && h <= 0xdbff) return 0;
+  }
+  return 1;
+}
+
+/** UTF-8 bytes of the unit at `i`: a surrogate pair counts 4 on its high half; lone surrogates 3 (as U+FFFD). */
+function utf8Weight(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c < 0x80) return 1;
+  if (c < 0x800) return 2;
+  if (c >= 0xd800 && c <= 0xdbff) {
+    const d = s.charCodeAt(i + 1);
+    return d >= 0xdc00 && d <= 0xdfff ? 4 : 3;
+  }
+  if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
+    const h = s.charCodeAt(i - 1);
+    if (h >= 0xd800 && h <= 0xdbff) return 0;
+  }
+  return 3;
+}
+
+/**
+ * A range that keeps UTF-16 offsets and works out `start` and `end` positions when they
+ * are read: a parsed file holds a range per node, and most are never looked at. Read it
+ * like a plain Range (spreading it copies nothing); `toJSON` gives the plain form.
+ */
+export class SourceRange implements Range {
+  readonly #source: SourceText;
+  readonly #startOffset: number;
+  readonly #endOffset: number;
+
+  constructor(source: SourceText, startOffset: number, endOffset: number) {
+    this.#source = source;
+    this.#startOffset = startOffset;
+    this.#endOffset = endOffset;
+  }
+
+  get filename(): string {
+    return this.#source.filename;
+  }
+
+  /** Computed on each read (a fresh object, cheap): caching would make every range bigger. */
+  get start(): Pos {
+    return this.#source.pos(this.#startOffset);
+  }
+
+  get end(): Pos {
+    return this.#source.pos(this.#endOffset);
+  }
+
+  /** From the start of `a` to the end of `b`, when both are ranges of the same source. */
+  static span(a: Range, b: Range): SourceRange | undefined {
+    if (!(a instanceof SourceRange) || !(b instanceof SourceRange) || a.#source !== b.#source) return undefined;
+    return new SourceRange(a.#source, a.#startOffset, b.#endOffset);
+  }
+
+  /** The empty range at this range's start or end. */
+  emptyAt(which: 'start' | 'end'): SourceRange {
+    const at = which === 'start' ? this.#startOffset : this.#endOffset;
+    return new SourceRange(this.#source, at, at);
+  }
+
+  /** This range without its first `units` UTF-16 units. */
+  skip(units: number): SourceRange {
+    return new SourceRange(this.#source, Math.min(this.#startOffset + units, this.#endOffset), this.#endOffset);
+  }
+
+  toJSON(): Range {
+    return { filename: this.filename, start: this.start, end: this.end };
+  }
+}
