@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ariaSort, buildingText, fileSummary, keyActions, listInput, newestEventOf, nextSort, pageText, parseLimit, sessionTime, usageText, websiteHref } from './session-table';
+
+describe('infosessions table logic', () => {
+  it('flips the order on the same column and starts ascending on another', () => {
+    expect(nextSort({ column: 'date', order: 'asc' }, 'date')).toEqual({ column: 'date', order: 'desc' });
+    expect(nextSort({ column: 'date', order: 'desc' }, 'employer')).toEqual({ column: 'employer', order: 'asc' });
+    expect(ariaSort({ column: 'date', order: 'desc' }, 'date')).toBe('descending');
+    expect(ariaSort({ column: 'date', order: 'desc' }, 'id')).toBe('none');
+  });
+
+  it('builds the list input, leaving out empty or half-typed filters', () => {
+    expect(listInput({ search: '  google ', from: '2014-01-01', to: '2014-0', audience: '' }, { column: 'employer', order: 'desc' }, 2)).toEqual({
+      search: 'google',
+      from: '2014-01-01',
+      sort: 'employer',
+      order: 'desc',
+      offset: 100,
+      limit: 50,
+    });
+  });
+
+  it('writes times, buildings, pages and websites for people', () => {
+    expect(sessionTime({ start_time: '11:30', end_time: null })).toBe('11:30–?');
+    expect(sessionTime({ start_time: null, end_time: null })).toBe('—');
+    expect(buildingText({ building: { code: 'DC', name: null, room: '1301', latitude: null, longitude: null, map_url: null } })).toBe('DC 1301');
+    expect(buildingText({ building: { code: null, name: null, room: null, latitude: null, longitude: null, map_url: null } })).toBe('—');
+    expect(pageText(50, 50, 363)).toBe('51–100 of 363');
+    expect(pageText(0, 0, 0)).toBe('no sessions');
+    expect(websiteHref('mattermost.org')).toBe('http://mattermost.org');
+    expect(websiteHref('https://x.example/careers')).toBe('https://x.example/careers');
+    expect(websiteHref('javascript:alert(1)')).toBeNull();
+    expect(websiteHref(null)).toBeNull();
+  });
+
+  it('summarises the CSV file: serving, skipped rows, or an error keeping the previous data', () => {
+    const base = { file: '/x/infosessions.csv', loadedAt: null, rows: 363, rejected: [], warnings: [], error: null };
+    expect(fileSummary(base)).toEqual({ tone: 'good', text: 'infosessions.csv: 363 rows' });
+    expect(fileSummary({ ...base, rejected: [{ line: 3, reason: 'x' }] }).text).toBe('infosessions.csv: 363 rows, 1 row skipped');
+    expect(fileSummary({ ...base, error: { message: 'line 2: a quoted field is never closed', at: '' } })).toEqual({
+      tone: 'bad',
+      text: 'infosessions.csv: line 2: a quoted field is never closed; still serving the previous 363 rows',
+    });
+  });
+
+  it('finds the newest event of a type, and the actions and usage of a key', () => {
+    const ev = (id: string, type: string) => ({ id, type, at: '', level: 'info', message: '' }) as never;
+    expect(newestEventOf([ev('b:3', 'log'), ev('b:2', 'infosessions.reloaded'), ev('b:1', 'infosessions.reloaded')], ['infosessions.reloaded'])).toBe('b:2');
+    expect(keyActions('active')).toEqual(['ban', 'revoke']);
+    expect(keyActions('banned')).toEqual(['unban', 'revoke']);
+    expect(keyActions('revoked')).toEqual([]);
+    expect(usageText({ requestsThisMonth: 3, monthlyLimit: null })).toBe('3');
+    expect(usageText({ requestsThisMonth: 3, monthlyLimit: 10 })).toBe('3 / 10');
+    expect(parseLimit('')).toEqual({ ok: true, value: null });
+    expect(parseLimit('100')).toEqual({ ok: true, value: 100 });
+    expect(parseLimit('-1').ok).toBe(false);
+  });
+});

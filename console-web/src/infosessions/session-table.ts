@@ -1,0 +1,99 @@
+import type { ApiKeySummary, CsvFileStatus, DaemonEvent, SessionView } from '@portico/daemon/control';
+
+export type SortColumn = 'date' | 'employer' | 'id' | 'building';
+export interface SortState {
+  column: SortColumn;
+  order: 'asc' | 'desc';
+}
+
+/** Clicking a column header: the same column flips its order, another starts ascending. */
+export function nextSort(current: SortState, column: SortColumn): SortState {
+  if (current.column === column) return { column, order: current.order === 'asc' ? 'desc' : 'asc' };
+  return { column, order: 'asc' };
+}
+
+/** aria-sort of a header for the current sort. */
+export function ariaSort(current: SortState, column: SortColumn): 'ascending' | 'descending' | 'none' {
+  if (current.column !== column) return 'none';
+  return current.order === 'asc' ? 'ascending' : 'descending';
+}
+
+export interface SessionFilters {
+  search: string;
+  from: string;
+  to: string;
+  audience: string;
+}
+
+export const PAGE_SIZE = 50;
+
+/** The infosessions.list input for the filters, sort and page; empty filters are left out. */
+export function listInput(filters: SessionFilters, sort: SortState, page: number) {
+  const trimmed = (v: string) => v.trim();
+  return {
+    ...(trimmed(filters.search) ? { search: trimmed(filters.search) } : {}),
+    ...(/^\d{4}-\d{2}-\d{2}$/.test(filters.from) ? { from: filters.from } : {}),
+    ...(/^\d{4}-\d{2}-\d{2}$/.test(filters.to) ? { to: filters.to } : {}),
+    ...(trimmed(filters.audience) ? { audience: trimmed(filters.audience) } : {}),
+    sort: sort.column,
+    order: sort.order,
+    offset: Math.max(0, page) * PAGE_SIZE,
+    limit: PAGE_SIZE,
+  };
+}
+
+/** "51–100 of 363" */
+export function pageText(offset: number, shown: number, total: number): string {
+  if (total === 0) return 'no sessions';
+  return `${offset + 1}–${offset + shown} of ${total}`;
+}
+
+export function sessionTime(s: Pick<SessionView, 'start_time' | 'end_time'>): string {
+  if (!s.start_time && !s.end_time) return '—';
+  return `${s.start_time ?? '?'}–${s.end_time ?? '?'}`;
+}
+
+export function buildingText(s: Pick<SessionView, 'building'>): string {
+  return [s.building.code, s.building.room].filter(Boolean).join(' ') || '—';
+}
+
+/** A website as a link target: the data often lacks the scheme ("mattermost.org"). */
+export function websiteHref(website: string | null): string | null {
+  if (!website) return null;
+  if (/^https?:\/\//i.test(website)) return website;
+  return /^[\w.-]+\.[a-z]{2,}(\/.*)?$/i.test(website) ? `http://${website}` : null;
+}
+
+/** One line about a CSV file: what serves, and what went wrong. */
+export function fileSummary(file: CsvFileStatus): { tone: 'good' | 'busy' | 'bad'; text: string } {
+  const name = file.file.split('/').at(-1) ?? file.file;
+  if (file.error) return { tone: 'bad', text: `${name}: ${file.error.message}; still serving the previous ${file.rows} rows` };
+  const skipped = file.rejected.length > 0 ? `, ${file.rejected.length} row${file.rejected.length === 1 ? '' : 's'} skipped` : '';
+  const warned = file.warnings.length > 0 ? `, ${file.warnings.length} warning${file.warnings.length === 1 ? '' : 's'}` : '';
+  return { tone: file.rejected.length > 0 ? 'busy' : 'good', text: `${name}: ${file.rows} rows${skipped}${warned}` };
+}
+
+/** Id of the newest event of one of `types` (events newest first); changes when such an event arrives. */
+export function newestEventOf(events: readonly DaemonEvent[], types: readonly string[]): string | null {
+  return events.find((e) => types.includes(e.type))?.id ?? null;
+}
+
+/** What an operator may do with a key in its state. */
+export function keyActions(state: ApiKeySummary['state']): Array<'ban' | 'unban' | 'revoke'> {
+  if (state === 'active') return ['ban', 'revoke'];
+  if (state === 'banned') return ['unban', 'revoke'];
+  return [];
+}
+
+/** "12 / 1000" or "12" */
+export function usageText(key: Pick<ApiKeySummary, 'requestsThisMonth' | 'monthlyLimit'>): string {
+  return key.monthlyLimit === null ? String(key.requestsThisMonth) : `${key.requestsThisMonth} / ${key.monthlyLimit}`;
+}
+
+/** A monthly limit typed in a form: empty means none; else a whole number ≥ 0, or an error. */
+export function parseLimit(text: string): { ok: true; value: number | null } | { ok: false; message: string } {
+  const t = text.trim();
+  if (t === '') return { ok: true, value: null };
+  if (!/^\d{1,12}$/.test(t)) return { ok: false, message: 'The monthly limit must be a whole number of calls, or empty for none.' };
+  return { ok: true, value: Number(t) };
+}

@@ -1,0 +1,220 @@
+import { useEffect, useState } from 'react';
+import type { InfosessionsSourceStatus, SessionPage, SessionView } from '@portico/daemon/control';
+import { ariaSort, buildingText, fileSummary, listInput, newestEventOf, nextSort, PAGE_SIZE, pageText, sessionTime, websiteHref, type SessionFilters, type SortColumn, type SortState } from '../infosessions/session-table';
+import { useControlClient, useLive } from '../live/live-context';
+import '../styles/infosessions.css';
+import type { ViewDefinition } from './view-definition';
+
+const COLUMNS: Array<{ column: SortColumn | null; label: string }> = [
+  { column: 'date', label: 'Date' },
+  { column: null, label: 'Time' },
+  { column: 'employer', label: 'Employer' },
+  { column: 'building', label: 'Building' },
+  { column: 'id', label: 'Id' },
+];
+
+const NO_FILTERS: SessionFilters = { search: '', from: '', to: '', audience: '' };
+
+function InfosessionsView() {
+  const client = useControlClient();
+  const { events } = useLive();
+  const reloaded = newestEventOf(events, ['infosessions.reloaded']);
+  const [filters, setFilters] = useState<SessionFilters>(NO_FILTERS);
+  const [sort, setSort] = useState<SortState>({ column: 'date', order: 'asc' });
+  const [page, setPage] = useState(0);
+  const [data, setData] = useState<SessionPage | null>(null);
+  const [source, setSource] = useState<InfosessionsSourceStatus | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<SessionView | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    Promise.all([client.infosessions.list.query(listInput(filters, sort, page)), client.infosessions.source.query()]).then(
+      ([list, status]) => {
+        if (cancelled) return;
+        setData(list);
+        setSource(status);
+        setError(null);
+      },
+      (e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [client, filters, sort, page, reloaded]);
+
+  const setFilter = (name: keyof SessionFilters, value: string) => {
+    setFilters((f) => ({ ...f, [name]: value }));
+    setPage(0);
+  };
+  const items = data?.items ?? [];
+  const lastPage = data ? Math.max(0, Math.ceil(data.total / PAGE_SIZE) - 1) : 0;
+
+  return (
+    <div className="stack">
+      {source && <SourceCard source={source} />}
+      <section className="card" aria-labelledby="sessions-heading">
+        <div className="card-heading">
+          <h2 id="sessions-heading">Sessions</h2>
+          <p className="muted summary" aria-live="polite">
+            {data ? pageText(data.offset, items.length, data.total) : 'Loading…'}
+          </p>
+        </div>
+        <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
+          <label>
+            Search <input type="search" value={filters.search} placeholder="employer or description" onChange={(e) => setFilter('search', e.target.value)} />
+          </label>
+          <label>
+            From <input type="date" value={filters.from} onChange={(e) => setFilter('from', e.target.value)} />
+          </label>
+          <label>
+            To <input type="date" value={filters.to} onChange={(e) => setFilter('to', e.target.value)} />
+          </label>
+          <label>
+            Audience
+            <select value={filters.audience} onChange={(e) => setFilter('audience', e.target.value)}>
+              <option value="">any</option>
+              {(data?.audiences ?? []).map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" onClick={() => (setFilters(NO_FILTERS), setPage(0))}>
+            Clear
+          </button>
+        </form>
+        {error && <p className="error">{error}</p>}
+        <div className="sessions-layout">
+          <div className="table-scroll">
+            <table className="table sessions-table">
+              <thead>
+                <tr>
+                  {COLUMNS.map(({ column, label }) => (
+                    <th key={label} scope="col" aria-sort={column ? ariaSort(sort, column) : undefined}>
+                      {column ? (
+                        <button type="button" className="sort-button" onClick={() => setSort((s) => nextSort(s, column))}>
+                          {label}
+                          <span aria-hidden="true">{sort.column === column ? (sort.order === 'asc' ? ' ▲' : ' ▼') : ''}</span>
+                        </button>
+                      ) : (
+                        label
+                      )}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((s) => (
+                  <tr key={s.line} className={selected?.line === s.line ? 'selected' : undefined} data-testid="session-row">
+                    <td className="nowrap">{s.date ?? '—'}</td>
+                    <td className="nowrap">{sessionTime(s)}</td>
+                    <td>
+                      <button type="button" className="link-button" onClick={() => setSelected(s)} aria-expanded={selected?.line === s.line}>
+                        {s.employer ?? '(no employer)'}
+                      </button>
+                    </td>
+                    <td>{buildingText(s)}</td>
+                    <td className="muted">{s.id ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {data && items.length === 0 && <p className="muted">No session matches these filters.</p>}
+            <div className="pager">
+              <button type="button" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
+                Previous
+              </button>
+              <button type="button" disabled={page >= lastPage} onClick={() => setPage((p) => p + 1)}>
+                Next
+              </button>
+            </div>
+          </div>
+          {selected && <SessionDetail session={selected} onClose={() => setSelected(null)} />}
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function SourceCard({ source }: { source: InfosessionsSourceStatus }) {
+  const files = [source.sessions, source.buildings];
+  const problems = [...source.sessions.rejected.map((p) => ({ ...p, kind: 'skipped' })), ...source.sessions.warnings.map((p) => ({ ...p, kind: 'warning' }))];
+  return (
+    <section className="card" aria-labelledby="source-heading">
+      <div className="card-heading">
+        <h2 id="source-heading">Source</h2>
+        <p className="muted summary">{source.sessions.loadedAt ? `loaded ${new Date(source.sessions.loadedAt).toLocaleString()}` : 'never loaded'}</p>
+      </div>
+      <ul className="plain-list">
+        {files.map((f) => {
+          const s = fileSummary(f);
+          return (
+            <li key={f.file} className={`tone-${s.tone}`} data-testid="source-file">
+              {s.text}
+            </li>
+          );
+        })}
+      </ul>
+      {problems.length > 0 && (
+        <details>
+          <summary>{problems.length} row problems</summary>
+          <ul className="plain-list">
+            {problems.map((p) => (
+              <li key={`${p.kind}${p.line}`}>
+                line {p.line} ({p.kind}): {p.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
+  );
+}
+
+function SessionDetail({ session: s, onClose }: { session: SessionView; onClose: () => void }) {
+  const href = websiteHref(s.website);
+  return (
+    <aside className="card session-detail" aria-labelledby="detail-heading" data-testid="session-detail">
+      <div className="card-heading">
+        <h3 id="detail-heading">{s.employer ?? '(no employer)'}</h3>
+        <button type="button" onClick={onClose} aria-label="Close the detail">
+          ×
+        </button>
+      </div>
+      <dl className="facts">
+        <dt>When</dt>
+        <dd>
+          {s.date ?? '—'} ({s.day ?? '—'}), {sessionTime(s)}
+        </dd>
+        <dt>Where</dt>
+        <dd>
+          {[s.building.name, s.building.room].filter(Boolean).join(', ') || '—'}
+          {s.building.code && ` [${s.building.code}]`}
+          {s.building.map_url && (
+            <>
+              {' '}
+              · <a href={s.building.map_url} target="_blank" rel="noreferrer">map</a>
+            </>
+          )}
+        </dd>
+        <dt>Website</dt>
+        <dd className="wrap-anywhere">{href ? <a href={href} target="_blank" rel="noreferrer">{s.website}</a> : (s.website ?? '—')}</dd>
+        <dt>Students</dt>
+        <dd>{s.students ?? '—'}</dd>
+        <dt>Audience</dt>
+        <dd>{s.audience?.join(', ') ?? '—'}</dd>
+        <dt>Link</dt>
+        <dd className="wrap-anywhere">{s.link ? <a href={s.link} target="_blank" rel="noreferrer">{s.link}</a> : '—'}</dd>
+        <dt>Id · line</dt>
+        <dd>
+          {s.id ?? '—'} · CSV line {s.line}
+        </dd>
+      </dl>
+      <p className="description">{s.description ?? <span className="muted">No description.</span>}</p>
+    </aside>
+  );
+}
+
+export const view: ViewDefinition = { path: '/infosessions', title: 'Infosessions', order: 40, Component: InfosessionsView };
