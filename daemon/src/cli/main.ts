@@ -4,7 +4,9 @@ import { runConfigCommand } from './commands/config.js';
 import { daemonCommand } from './commands/daemon.js';
 import { infosessionsCommand } from './commands/infosessions.js';
 import { keysCommand } from './commands/keys.js';
+import { deliveriesCommand } from './commands/deliveries.js';
 import { tuiCommand } from './commands/tui.js';
+import { verifySignatureCommand } from './commands/verify-signature.js';
 
 const HELP = `Usage: portico <command> [options]
 
@@ -13,6 +15,8 @@ Commands:
   tui             terminal console for a running daemon
   keys            API keys of the infosessions service (create, list, ban, unban, revoke)
   infosessions    infosessions tools (import FILE...: convert legacy CSV files)
+  deliveries      webhook callback deliveries of the ingest service (list, reset DEAD ones)
+  verify-signature  check a received callback's signatures (for receivers)
   config          check configuration files and evaluate expressions (config check FILE..., config eval [EXPR])
 
 Options:
@@ -24,6 +28,8 @@ Docs: README.md and docs/ in the Portico checkout.`;
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   daemon: daemonCommand,
   tui: tuiCommand,
+  deliveries: deliveriesCommand,
+  'verify-signature': verifySignatureCommand,
   config: runConfigCommand,
   keys: keysCommand,
   infosessions: infosessionsCommand,

@@ -1,0 +1,155 @@
+import { createInterface } from 'node:readline/promises';
+import { userInfo, hostname } from 'node:os';
+import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import type { AppRouter } from '../../control/router.js';
+import { DEFAULT_CONTROL_ADDR, parseListenAddress } from '../../core/settings.js';
+import { UsageError } from '../../core/errors.js';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../ingest/types.js';
+import { parseCommandArgs } from '../parse.js';
+import { readToken } from './tui.js';
+
+const HELP = `Usage: portico deliveries <command> [options]
+
+Webhook callback deliveries of the ingest service, on the running daemon.
+
+Commands:
+  list [--status S] [--job ID] [--callback-url TEXT] [--json]
+                       deliveries, newest first (status: ${DELIVERY_STATUSES.join(', ')})
+  reset (--id ID... | --job ID | --callback-url TEXT | --tenant T | --all) [--yes] [--dry-run]
+                       DEAD deliveries back to PENDING (attempts 0, due now); prints how many
+                       match and asks before resetting (--yes: don't ask; needed without a terminal)
+
+Options:
+      --url URL          control API (default http://<PORTICO_CONTROL_ADDR or ${DEFAULT_CONTROL_ADDR}>)
+      --token-file FILE  file holding the control token (default <data dir>/control.token)
+      --data-dir DIR     data directory (default PORTICO_DATA_DIR or ./data)
+  -h, --help             show this help`;
+
+const OPTIONS = {
+  url: { type: 'string' },
+  'token-file': { type: 'string' },
+  'data-dir': { type: 'string' },
+  status: { type: 'string' },
+  job: { type: 'string' },
+  id: { type: 'string', multiple: true },
+  'callback-url': { type: 'string' },
+  tenant: { type: 'string' },
+  all: { type: 'boolean' },
+  yes: { type: 'boolean', short: 'y' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  limit: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** `portico deliveries ...`; returns the exit code. */
+export async function deliveriesCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '-h' || sub === '--help') {
+    (sub === undefined ? console.error : console.log)(HELP);
+    return sub === undefined ? 2 : 0;
+  }
+  if (sub !== 'list' && sub !== 'reset') throw new UsageError(`unknown command 'deliveries ${sub}'`, HELP);
+  const { values } = parseCommandArgs(rest, OPTIONS, HELP);
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const status = values.status?.toUpperCase();
+  if (status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status must be one of ${DELIVERY_STATUSES.join(', ')}`, HELP);
+  const limit = values.limit === undefined ? 50 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError('--limit must be a whole number from 1 to 500', HELP);
+  const selector = { ids: values.id, jobId: values.job, url: values['callback-url'], tenantId: values.tenant, all: values.all };
+  if (sub === 'reset' && !selector.ids && !selector.jobId && !selector.url && !selector.tenantId && !selector.all) {
+    throw new UsageError("'deliveries reset' needs --id, --job, --callback-url, --tenant or --all", HELP);
+  }
+
+  let url: string;
+  let token: string;
+  try {
+    url = values.url ?? controlUrl();
+    token = readToken(values['token-file'], values['data-dir']);
+  } catch (error) {
+    console.error(`portico deliveries: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  const client = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${url.replace(/\/+$/, '')}/trpc`, headers: { authorization: `Bearer ${token}` } })] });
+  try {
+    if (sub === 'list') {
+      const page = await client.deliveries.list.query({ status: status as DeliveryStatus | undefined, jobId: values.job, url: values['callback-url'], tenantId: values.tenant, limit, offset: 0 });
+      if (values.json) console.log(JSON.stringify(page, null, 2));
+      else console.log(formatDeliveries(page.items, page.total));
+      return 0;
+    }
+    const { count } = await client.deliveries.previewReset.query(selector);
+    const noun = `DEAD deliver${count === 1 ? 'y' : 'ies'}`;
+    console.log(`${count} ${noun} match`);
+    if (count === 0 || values['dry-run']) return 0;
+    if (!values.yes) {
+      if (!process.stdin.isTTY) {
+        console.error('portico deliveries reset: not a terminal; pass --yes to reset without asking');
+        return 2;
+      }
+      const rl = createInterface({ input: process.stdin, output: process.stdout });
+      const answer = await rl.question(`Reset ${count} ${noun} to PENDING? [y/N] `);
+      rl.close();
+      if (!/^y(es)?$/i.test(answer.trim())) {
+        console.log('nothing reset');
+        return 1;
+      }
+    }
+    const actor = `${safeUser()}@${hostname()} (cli)`;
+    const result = await client.deliveries.resetDead.mutate({ ...selector, actor });
+    console.log(`reset ${result.count} deliver${result.count === 1 ? 'y' : 'ies'} to PENDING (reset ${result.resetId}); the callback worker picks them up at its next poll`);
+    return 0;
+  } catch (error) {
+    console.error(`portico deliveries ${sub}: ${describeCallError(error, url)}`);
+    return 1;
+  }
+}
+
+interface DeliveryLine {
+  id: string;
+  ingest_job_id: string;
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string;
+  callback_url: string;
+}
+
+export function formatDeliveries(items: readonly DeliveryLine[], total: number): string {
+  if (items.length === 0) return 'no deliveries match';
+  const rows = [
+    ['ID', 'JOB', 'STATUS', 'TRIES', 'LAST', 'NEXT', 'URL'],
+    ...items.map((d) => [d.id, d.ingest_job_id, d.status, `${d.attempts}/5`, d.last_status_code === null ? (d.last_error ? 'error' : '-') : String(d.last_status_code), d.status === 'PENDING' ? d.next_attempt_at : '-', d.callback_url]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const table = rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return total > items.length ? `${table}\n(${items.length} of ${total}; narrow with --status/--job or raise --limit)` : table;
+}
+
+function safeUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function controlUrl(): string {
+  const addr = parseListenAddress(process.env.PORTICO_CONTROL_ADDR || DEFAULT_CONTROL_ADDR, 'PORTICO_CONTROL_ADDR');
+  const host = addr.host === '0.0.0.0' ? '127.0.0.1' : addr.host === '::' ? '::1' : addr.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+}
+
+function describeCallError(error: unknown, url: string): string {
+  if (error instanceof TRPCClientError) {
+    const status = (error.data as { httpStatus?: number } | undefined)?.httpStatus;
+    if (status === 401 || /401|unauthori[sz]ed/i.test(error.message)) return `the daemon at ${url} refused the control token`;
+    if (/fetch failed|ECONNREFUSED/i.test(error.message)) return `cannot reach the daemon at ${url} (is it running? set --url or PORTICO_CONTROL_ADDR)`;
+    return error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
