@@ -70,7 +70,7 @@ describe('legacy import', () => {
     const terms = { 1139: 117, 1141: 107, 1145: 48, 1151: 91 };
     const all: string[][] = [];
     for (const [term, count] of Object.entries(terms)) {
-      const bytes = readFileSync(new URL(`../../../../shared/data/uwaterloo/uWaterloo-Datasets-EmployerInfoSessions-${term}infosessions.csv`, import.meta.url));
+      const bytes = readFileSync(new URL(`../../../config/data/uwaterloo-legacy/uWaterloo-Datasets-EmployerInfoSessions-${term}infosessions.csv`, import.meta.url));
       const imported = importLegacy(bytes);
       expect(imported.rows, term).toHaveLength(count);
       expect(imported.encoding).toBe(term === '1139' ? 'windows-1252' : 'utf-8');
