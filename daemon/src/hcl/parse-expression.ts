@@ -6,15 +6,15 @@ import { parseTemplateInner } from './parse-template.js';
 import type { Token, TokenType } from './tokens.js';
 import { NULL } from './values.js';
 
-/** Binary operators from loosest to tightest binding. */
-const LEVELS: ReadonlyArray<ReadonlySet<TokenType>> = [
-  new Set(['||']),
-  new Set(['&&']),
-  new Set(['==', '!=']),
-  new Set(['<', '>', '<=', '>=']),
-  new Set(['+', '-']),
-  new Set(['*', '/', '%']),
-];
+/** Binding strength of the binary operators, loosest first; all are left-associative. */
+const PRECEDENCE: Readonly<Partial<Record<TokenType, number>>> = {
+  '||': 1,
+  '&&': 2,
+  '==': 3, '!=': 3,
+  '<': 4, '>': 4, '<=': 4, '>=': 4,
+  '+': 5, '-': 5,
+  '*': 6, '/': 6, '%': 6,
+};
 
 export function parseExpression(p: Peeker): Expression {
   return parseConditional(p);
@@ -23,7 +23,7 @@ export function parseExpression(p: Peeker): Expression {
 function parseConditional(p: Peeker): Expression {
   const startRange = p.nextRange();
   const before = p.diags.length;
-  const cond = parseBinary(p, 0);
+  const cond = parseBinary(p, 1);
   if (p.recovery && p.diags.length > before) return cond;
   if (p.peek().type !== '?') return cond;
   p.read();
@@ -40,19 +40,19 @@ function parseConditional(p: Peeker): Expression {
   return { kind: 'conditional', condition: cond, trueResult, falseResult, range: p.between(startRange, falseResult.range) };
 }
 
-function parseBinary(p: Peeker, level: number): Expression {
-  const ops = LEVELS[level];
-  if (!ops) return parseWithTraversals(p);
+/** Operators binding at least as tightly as `minPrecedence`, by precedence climbing. */
+function parseBinary(p: Peeker, minPrecedence: number): Expression {
   const before = p.diags.length;
-  let lhs = parseBinary(p, level + 1);
+  let lhs = parseWithTraversals(p);
   if (p.recovery && p.diags.length > before) return lhs;
-  while (ops.has(p.peek().type)) {
+  for (;;) {
+    const precedence = PRECEDENCE[p.peekType()];
+    if (precedence === undefined || precedence < minPrecedence) return lhs;
     const op = p.read().type as BinaryOperator;
-    const rhs = parseBinary(p, level + 1);
+    const rhs = parseBinary(p, precedence + 1);
     lhs = { kind: 'binary', op, lhs, rhs, range: p.between(lhs.range, rhs.range) };
     if (p.recovery && p.diags.length > before) return lhs;
   }
-  return lhs;
 }
 
 function parseWithTraversals(p: Peeker): Expression {

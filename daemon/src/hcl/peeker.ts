@@ -58,7 +58,7 @@ export class Peeker {
 
   private nextIndex(): number {
     let i = this.pos;
-    if (!this.includeNewlines()) while (this.tokens.types[i] === 'newline') i++;
+    if (!this.includeNewlines()) while (this.tokens.type(i) === 'newline') i++;
     return i;
   }
 
@@ -68,7 +68,7 @@ export class Peeker {
 
   /** The type of the next token, without making a token view. */
   peekType(): TokenType {
-    return this.tokens.types[this.nextIndex()] as TokenType;
+    return this.tokens.type(this.nextIndex());
   }
 
   read(): Token {
