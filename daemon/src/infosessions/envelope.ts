@@ -33,20 +33,29 @@ export function httpStatus(status: EnvelopeStatus): number {
   return status === 204 ? 200 : status;
 }
 
-/** `{"meta":...,"data":...}` around data already rendered as JSON (rendered once per reload). */
-export function renderJson(m: Meta, dataJson: string): string {
-  return `{"meta":${JSON.stringify(m)},"data":${dataJson}}`;
-}
-
-/** JSONP: `name(<json>);`. The name is checked by `isCallbackName` first. */
-export function renderJsonp(callback: string, json: string): string {
-  // U+2028/2029 are valid in JSON but ended a JavaScript string literal before ES2019.
-  return `${callback}(${json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')});`;
-}
-
 const CALLBACK = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
 export function isCallbackName(name: string): boolean {
   return name.length <= 128 && CALLBACK.test(name);
+}
+
+/** Made once per reload: JSON safe to embed in JSONP too (U+2028/2029 escaped, still valid JSON). */
+export function jsonDataBytes(records: readonly unknown[]): Buffer {
+  return Buffer.from(JSON.stringify(records).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'), 'utf8');
+}
+
+export type Format = 'json' | 'xml';
+
+/**
+ * What goes around the data of one answer. The data (megabytes for a big file) is rendered once
+ * per reload and written as it is; only the envelope is made per call.
+ */
+export function envelopeParts(format: Format, m: Meta, callback: string | null): { prefix: string; suffix: string; contentType: string } {
+  if (format === 'xml') {
+    return { prefix: `<?xml version="1.0" encoding="UTF-8"?>\n<response>\n${xmlValue('meta', m, '  ')}`, suffix: '</response>\n', contentType: 'application/xml; charset=utf-8' };
+  }
+  const json = { prefix: `{"meta":${JSON.stringify(m)},"data":`, suffix: '}' };
+  if (callback === null) return { ...json, contentType: 'application/json; charset=utf-8' };
+  return { prefix: `${callback}(${json.prefix}`, suffix: `${json.suffix});`, contentType: 'application/javascript; charset=utf-8' };
 }
 
 /** XML of one value: objects become child elements, lists `<item>`s, null an empty element. */
@@ -67,10 +76,6 @@ export function xmlValue(name: string, value: unknown, indent: string): string {
 /** The `<data>` element for a list of records (rendered once per reload). */
 export function renderXmlData(records: readonly unknown[]): string {
   return xmlValue('data', records, '  ');
-}
-
-export function renderXml(m: Meta, dataXml: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<response>\n${xmlValue('meta', m, '  ')}${dataXml}</response>\n`;
 }
 
 /** Escapes markup characters and drops characters XML 1.0 cannot carry. */

@@ -3,26 +3,28 @@ import { readFile } from 'node:fs/promises';
 import { readBuildingRows } from './buildings.js';
 import type { CsvFileStatus, InfosessionsSourceStatus } from './control-types.js';
 import { CsvSyntaxError, parseCsv } from './csv.js';
-import { renderXmlData } from './envelope.js';
+import { jsonDataBytes, renderXmlData } from './envelope.js';
 import { LayoutError, readSessionRows, type BuildingTable } from './layout.js';
 import type { Infosession, RowProblem, SessionEntry } from './record.js';
 
 /** The sessions serving now, with their renderings cached (made once per reload, on first use). */
 export class SessionSnapshot {
   readonly records: readonly Infosession[];
-  #json: string | null = null;
-  #xml: string | null = null;
+  #json: Buffer | null = null;
+  #xml: Buffer | null = null;
 
   constructor(readonly entries: readonly SessionEntry[]) {
     this.records = entries.map((e) => e.record);
   }
 
-  get dataJson(): string {
-    return (this.#json ??= JSON.stringify(this.records));
+  /** The `data` list as UTF-8 JSON. */
+  get dataJson(): Buffer {
+    return (this.#json ??= jsonDataBytes(this.records));
   }
 
-  get dataXml(): string {
-    return (this.#xml ??= renderXmlData(this.records));
+  /** The `<data>` element as UTF-8 XML. */
+  get dataXml(): Buffer {
+    return (this.#xml ??= Buffer.from(renderXmlData(this.records), 'utf8'));
   }
 }
 
