@@ -21,7 +21,8 @@ export function parseExpression(p: Peeker): Expression {
 }
 
 function parseConditional(p: Peeker): Expression {
-  const startRange = p.nextRange();
+  // The start token, not its range: most expressions are not conditionals.
+  const startToken = p.peek();
   const before = p.diags.length;
   const cond = parseBinary(p, 1);
   if (p.recovery && p.diags.length > before) return cond;
@@ -37,7 +38,7 @@ function parseConditional(p: Peeker): Expression {
   p.read();
   const falseResult = parseExpression(p);
   if (p.recovery && p.diags.length > before) return cond;
-  return { kind: 'conditional', condition: cond, trueResult, falseResult, range: p.between(startRange, falseResult.range) };
+  return { kind: 'conditional', condition: cond, trueResult, falseResult, range: p.between(startToken.range, falseResult.range) };
 }
 
 /** Operators binding at least as tightly as `minPrecedence`, by precedence climbing. */

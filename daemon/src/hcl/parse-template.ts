@@ -248,7 +248,8 @@ class TemplateParser {
     const part = this.read();
     switch (part.kind) {
       case 'literal':
-        return { kind: 'literal', value: part.value, range: part.range };
+        // A literal part already has the shape of a literal expression.
+        return part;
       case 'interp':
         return part.expr;
       case 'if':

@@ -67,6 +67,11 @@ export function toPlain(v: HclValue): PlainValue {
   if (v instanceof HclNumber) return v.toJs();
   if (v instanceof HclNull || v instanceof HclUnknown) return null;
   if (v instanceof HclSeq) return v.items.map(toPlain);
-  // fromEntries defines own properties, so a key named "__proto__" stays an ordinary key.
-  return Object.fromEntries([...v.entries].map(([k, x]) => [k, toPlain(x)]));
+  const out: { [key: string]: PlainValue } = {};
+  for (const [k, x] of v.entries) {
+    // Defined, not assigned, so a key named "__proto__" stays an ordinary key.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: toPlain(x), enumerable: true, writable: true, configurable: true });
+    else out[k] = toPlain(x);
+  }
+  return out;
 }

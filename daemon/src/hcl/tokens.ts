@@ -111,6 +111,7 @@ export class TokenList {
 /** One token of a TokenList; everything but the type is read from the list when asked for. */
 export class Token {
   private cachedText: string | undefined;
+  private cachedRange: Range | undefined;
 
   constructor(
     private readonly list: TokenList,
@@ -148,8 +149,8 @@ export class Token {
     return this.cachedText;
   }
 
-  /** A new range object on each read; callers keep the one they need. */
   get range(): Range {
-    return this.list.source.range(this.start, this.end);
+    this.cachedRange ??= this.list.source.range(this.start, this.end);
+    return this.cachedRange;
   }
 }
