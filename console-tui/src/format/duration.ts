@@ -1,3 +1,7 @@
+import { formatClock, formatDateTime, pad2 } from '@portico/daemon/control/display';
+
+export { formatClock, formatDateTime };
+
 /** Compact human duration: `42s`, `5m 03s`, `2h 07m`, `3d 04h`. */
 export function formatDuration(totalSeconds: number): string {
   const s = Math.max(0, Math.floor(totalSeconds));
@@ -11,26 +15,9 @@ export function formatDuration(totalSeconds: number): string {
   return `${seconds}s`;
 }
 
-/** Local wall-clock time `HH:MM:SS` of an ISO timestamp; the raw text if it does not parse. */
-export function formatClock(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${pad2(date.getHours())}:${pad2(date.getMinutes())}:${pad2(date.getSeconds())}`;
-}
-
-/** Local `YYYY-MM-DD HH:MM:SS` of an ISO timestamp; the raw text if it does not parse. */
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())} ${formatClock(iso)}`;
-}
-
 /** Seconds from an ISO timestamp to `nowMs`, never negative. */
 export function secondsSince(iso: string, nowMs: number): number {
   const t = Date.parse(iso);
   return Number.isNaN(t) ? 0 : Math.max(0, (nowMs - t) / 1000);
 }
 
-function pad2(n: number): string {
-  return String(n).padStart(2, '0');
-}

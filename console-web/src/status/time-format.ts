@@ -1,3 +1,7 @@
+import { formatClock, formatDateTime, pad2 } from '@portico/daemon/control/display';
+
+export { formatClock, formatDateTime };
+
 /** Uptime with seconds, so it visibly ticks: `42s`, `5m 03s`, `2h 07m 05s`, `3d 04h 05m`. */
 export function formatUptime(totalSeconds: number): string {
   const s = Math.max(0, Math.floor(totalSeconds));
@@ -11,20 +15,3 @@ export function formatUptime(totalSeconds: number): string {
   return `${seconds}s`;
 }
 
-/** Local wall-clock `HH:MM:SS`; the raw text if it does not parse. */
-export function formatClock(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${pad2(date.getHours())}:${pad2(date.getMinutes())}:${pad2(date.getSeconds())}`;
-}
-
-/** Local `YYYY-MM-DD HH:MM:SS`, for tooltips and places with room. */
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())} ${formatClock(iso)}`;
-}
-
-function pad2(n: number): string {
-  return String(n).padStart(2, '0');
-}
