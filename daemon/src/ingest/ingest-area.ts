@@ -1,6 +1,7 @@
 import type { Area, DaemonContext } from '../core/area.js';
 import type { Component } from '../core/component.js';
 import { CallbackWorker } from './callback-worker.js';
+import { IngestWorker } from './ingest-worker.js';
 import { IngestControl } from './ingest-control.js';
 import { ingestApi } from './ingest-api.js';
 import { readIngestSettings, type IngestSettings } from './ingest-settings.js';
@@ -78,4 +79,28 @@ export const CALLBACK_WORKER_AREA: Area = {
   },
 };
 
-export const INGEST_AREAS: readonly Area[] = [INGEST_API_AREA, CALLBACK_WORKER_AREA];
+export const INGEST_WORKER_AREA: Area = {
+  name: 'ingest-worker',
+  modes: ['all', 'ingest-worker'],
+  install(ctx) {
+    const settings = settingsOrFailure(ctx);
+    if (!settings) return;
+    attachControl(ctx);
+    const notify = notifier(ctx);
+    ctx.host.register(
+      new IngestWorker({
+        store: ctx.store,
+        logger: ctx.logger.child({ component: 'ingest-worker' }),
+        pollIntervalMs: settings.ingestPollIntervalMs,
+        stopGraceMs: ctx.settings.shutdownTimeoutMs / 2,
+        onFinished: ({ job, deliveryId }) => {
+          notify.jobChanged(job);
+          if (deliveryId) notify.deliveryQueued(deliveryId, job);
+        },
+        onStarted: (row) => ctx.events.publish({ type: 'job.state', message: `job ${row.ingest_job_id} ${row.job_kind} RUNNING` }),
+      }),
+    );
+  },
+};
+
+export const INGEST_AREAS: readonly Area[] = [INGEST_API_AREA, INGEST_WORKER_AREA, CALLBACK_WORKER_AREA];
