@@ -133,6 +133,11 @@ describe('infosessions over HTTP', () => {
     const list = await runPortico(['keys', 'list', '--url', daemon.controlUrl, '--data-dir', daemon.dataDir]);
     expect(list.stdout).toMatch(new RegExp(`${id}\\s+lifecycle\\s+${k.slice(0, 4)}\\*\\*\\*\\s+active\\s+2\\s`));
     expect(list.stdout).not.toContain(k);
+    const badToken = join(dir, 'wrong.token');
+    writeFileSync(badToken, 'not-the-control-token-0123456789');
+    const refused = await runPortico(['keys', 'list', '--url', daemon.controlUrl, '--token-file', badToken]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/refused the control token/);
     await runPortico(['keys', 'revoke', id, '--url', daemon.controlUrl, '--data-dir', daemon.dataDir]);
     expect((await json(`?key=${k}`)).httpStatus).toBe(401);
   });

@@ -95,7 +95,8 @@ function controlUrl(): string {
 
 function describeCallError(error: unknown, url: string): string {
   if (error instanceof TRPCClientError) {
-    const status = (error.data as { httpStatus?: number } | undefined)?.httpStatus;
+    // A refused token is a bare 401 without a tRPC body: its status is only on the raw response.
+    const status = (error.data as { httpStatus?: number } | undefined)?.httpStatus ?? (error.meta as { response?: { status?: number } } | undefined)?.response?.status;
     if (status === 401 || /401|unauthori[sz]ed/i.test(error.message)) return `the daemon at ${url} refused the control token`;
     if (/fetch failed|ECONNREFUSED/i.test(error.message)) return `cannot reach the daemon at ${url} (is it running? set --url or PORTICO_CONTROL_ADDR)`;
     return error.message;
