@@ -2,6 +2,7 @@ import type { Area, DaemonContext } from '../core/area.js';
 import type { Component } from '../core/component.js';
 import { CallbackWorker } from './callback-worker.js';
 import { IngestWorker } from './ingest-worker.js';
+import { RetentionWorker } from './retention-worker.js';
 import { IngestControl } from './ingest-control.js';
 import { ingestApi } from './ingest-api.js';
 import { readIngestSettings, type IngestSettings } from './ingest-settings.js';
@@ -103,4 +104,22 @@ export const INGEST_WORKER_AREA: Area = {
   },
 };
 
-export const INGEST_AREAS: readonly Area[] = [INGEST_API_AREA, INGEST_WORKER_AREA, CALLBACK_WORKER_AREA];
+export const RETENTION_WORKER_AREA: Area = {
+  name: 'retention-worker',
+  modes: ['all', 'retention-worker'],
+  install(ctx) {
+    const settings = settingsOrFailure(ctx);
+    if (!settings) return;
+    attachControl(ctx);
+    ctx.host.register(
+      new RetentionWorker({
+        store: ctx.store,
+        logger: ctx.logger.child({ component: 'retention-worker' }),
+        retentionDays: settings.retentionDays,
+        intervalMs: settings.retentionIntervalMs,
+      }),
+    );
+  },
+};
+
+export const INGEST_AREAS: readonly Area[] = [INGEST_API_AREA, INGEST_WORKER_AREA, CALLBACK_WORKER_AREA, RETENTION_WORKER_AREA];
