@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runPortico, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
 
-const LEGACY_DIR = join(REPO_ROOT, '..', 'shared', 'data', 'uwaterloo');
+// Byte-exact copies of ../shared/data/uwaterloo (see config/data/uwaterloo-legacy/README.md).
+const LEGACY_DIR = join(REPO_ROOT, 'config', 'data', 'uwaterloo-legacy');
 const TERMS = ['1139', '1141', '1145', '1151'].map((t) => join(LEGACY_DIR, `uWaterloo-Datasets-EmployerInfoSessions-${t}infosessions.csv`));
 const HEADER = 'id,employer,date,start_time,end_time,description,website,building_code,building_room,audience,link,students\n';
 
