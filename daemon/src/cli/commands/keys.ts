@@ -1,10 +1,8 @@
-import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
-import type { AppRouter } from '../../control/router.js';
-import type { ApiKeySummary } from '../../infosessions/control-types.js';
-import { DEFAULT_CONTROL_ADDR, parseListenAddress } from '../../core/settings.js';
 import { UsageError } from '../../core/errors.js';
+import { DEFAULT_CONTROL_ADDR } from '../../core/settings.js';
+import type { ApiKeySummary } from '../../infosessions/control-types.js';
+import { connectControl, describeCallError, formatTable } from '../control-client.js';
 import { parseCommandArgs } from '../parse.js';
-import { readToken } from './tui.js';
 
 const CONNECTION = `      --url URL          control API (default http://<PORTICO_CONTROL_ADDR or ${DEFAULT_CONTROL_ADDR}>)
       --token-file FILE  file holding the control token (default <data dir>/control.token)
@@ -55,16 +53,14 @@ export async function keysCommand(argv: string[]): Promise<number> {
   if (needsId && positionals.length !== 1) throw new UsageError(`'keys ${sub}' needs exactly one key ID (see portico keys list)`, HELP);
   if (!needsId && positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`, HELP);
 
-  let url: string;
-  let token: string;
+  let connection: ReturnType<typeof connectControl>;
   try {
-    url = values.url ?? controlUrl();
-    token = readToken(values['token-file'], values['data-dir']);
+    connection = connectControl({ url: values.url, tokenFile: values['token-file'], dataDir: values['data-dir'] });
   } catch (error) {
     console.error(`portico keys: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
-  const client = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${url.replace(/\/+$/, '')}/trpc`, headers: { authorization: `Bearer ${token}` } })] });
+  const { client, url } = connection;
   try {
     if (sub === 'create') {
       const created = await client.keys.create.mutate({ name: values.name!.trim(), monthlyLimit: limit });
@@ -87,29 +83,11 @@ export async function keysCommand(argv: string[]): Promise<number> {
   }
 }
 
-function controlUrl(): string {
-  const addr = parseListenAddress(process.env.PORTICO_CONTROL_ADDR || DEFAULT_CONTROL_ADDR, 'PORTICO_CONTROL_ADDR');
-  const host = addr.host === '0.0.0.0' ? '127.0.0.1' : addr.host === '::' ? '::1' : addr.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
-}
-
-function describeCallError(error: unknown, url: string): string {
-  if (error instanceof TRPCClientError) {
-    // A refused token is a bare 401 without a tRPC body: its status is only on the raw response.
-    const status = (error.data as { httpStatus?: number } | undefined)?.httpStatus ?? (error.meta as { response?: { status?: number } } | undefined)?.response?.status;
-    if (status === 401 || /401|unauthori[sz]ed/i.test(error.message)) return `the daemon at ${url} refused the control token`;
-    if (/fetch failed|ECONNREFUSED/i.test(error.message)) return `cannot reach the daemon at ${url} (is it running? set --url or PORTICO_CONTROL_ADDR)`;
-    return error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
 export function formatKeys(keys: readonly ApiKeySummary[]): string {
   if (keys.length === 0) return 'no API keys yet; create one with: portico keys create --name NAME';
   const rows = [
     ['ID', 'NAME', 'KEY', 'STATE', 'THIS MONTH', 'LIMIT', 'LAST USED'],
     ...keys.map((k) => [k.id, k.name, k.masked, k.state, String(k.requestsThisMonth), k.monthlyLimit === null ? '-' : String(k.monthlyLimit), k.lastUsedAt ?? 'never']),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return formatTable(rows);
 }

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { DEFAULT_CONTROL_ADDR, parseListenAddress } from '../../core/settings.js';
 import { TOKEN_FILE_NAME } from '../../control/auth.js';
+import { DEFAULT_CONTROL_ADDR } from '../../core/settings.js';
+import { controlUrlFromEnv, readToken } from '../control-client.js';
 import { parseCommandArgs } from '../parse.js';
+
+export { readToken } from '../control-client.js';
 
 export const TUI_HELP = `Usage: portico tui [--url URL] [--token-file FILE] [--data-dir DIR] [--json]
 
@@ -51,27 +52,4 @@ export async function tuiCommand(argv: string[]): Promise<number> {
   }
   const tui = (await import(TUI_PACKAGE)) as TuiModule;
   return tui.runTui({ url, token, json: values.json ?? false });
-}
-
-function controlUrlFromEnv(): string {
-  const addr = parseListenAddress(process.env.PORTICO_CONTROL_ADDR || DEFAULT_CONTROL_ADDR, 'PORTICO_CONTROL_ADDR');
-  const host = addr.host === '0.0.0.0' ? '127.0.0.1' : addr.host === '::' ? '::1' : addr.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
-}
-
-/** PORTICO_CONTROL_TOKEN, else the token file; the error says where it looked. */
-export function readToken(tokenFile: string | undefined, dataDir: string | undefined): string {
-  const fromEnv = process.env.PORTICO_CONTROL_TOKEN?.trim();
-  if (fromEnv && !tokenFile) return fromEnv;
-  const file = resolve(tokenFile ?? join(dataDir ?? process.env.PORTICO_DATA_DIR ?? 'data', TOKEN_FILE_NAME));
-  let token: string;
-  try {
-    token = readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'not found' : code === 'EACCES' ? 'permission denied' : String(error);
-    throw new Error(`cannot read the control token from ${file}: ${why}. Start the daemon once (it creates the file), or pass --token-file / --data-dir, or set PORTICO_CONTROL_TOKEN.`);
-  }
-  if (!token) throw new Error(`the token file ${file} is empty`);
-  return token;
 }
