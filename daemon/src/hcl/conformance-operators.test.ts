@@ -140,13 +140,25 @@ describe('conformance: conditional expressions', () => {
     expect(ev('true ? ["a", "b"] : null')).toEqual(['a', 'b']);
     expect(ev('false ? ["a", "b"] : null')).toBe(null);
     expect(ev('true ? {a = 1} : {b = 2}')).toEqual({ a: 1 });
+    // A null takes the other result's type; a null variable too.
+    expect(ev('true ? n : 5', { n: null })).toBe(null);
   });
 
-  it('reports results that cannot be unified', () => {
-    expect(problems('true ? 1 : [1]')).toEqual([
-      "Inconsistent conditional result types; The true and false result expressions must have consistent types. The 'true' value is number, but the 'false' value is tuple.",
+  it('reports results that cannot be unified, over both results, before looking at the condition', () => {
+    expect(evalErrors('true ? 1 : [1]')).toEqual([
+      "e:1,8-15: Inconsistent conditional result types; The true and false result expressions must have consistent types. The 'true' value is number, but the 'false' value is tuple.",
     ]);
+    expect(problems('null ? 1 : [1]')).toHaveLength(1);
+    expect(problems('null ? 1 : [1]')[0]).toMatch(/^Inconsistent conditional result types;/);
     expect(problems('false ? {a = 1} : "s"')).toHaveLength(1);
+  });
+
+  it('explains which part of two structural results differs', () => {
+    const why = (src: string): string => (problems(src)[0] ?? '').replace(/^[^;]+; The true and false result expressions must have consistent types\. /, '');
+    expect(why('true ? {a = 1, b = [1]} : {a = 1, b = "x"}')).toBe(`Type mismatch for object attribute "b": The 'true' value is tuple, but the 'false' value is string.`);
+    expect(ev('true ? [1, 2] : [3]')).toEqual([1, 2]);
+    expect(why('true ? [1, {}] : ["x"]')).toBe(`The 'true' tuple has length 2, but the 'false' tuple has length 1.`);
+    expect(why('true ? [1, {}] : [1, "x"]')).toBe(`Type mismatch for tuple element 1: The 'true' value is object, but the 'false' value is string.`);
   });
 
   it('refuses null and non-boolean predicates', () => {

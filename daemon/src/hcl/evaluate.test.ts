@@ -88,7 +88,7 @@ describe('evaluate: errors', () => {
     expect(evalErrors('{for v in ["a", "a"]: v => 1}')).toEqual([
       'e:1,23-24: Duplicate object key; Two different items produced the key "a" in this \'for\' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.',
     ]);
-    expect(evalErrors('true ? 1 : false')).toEqual(["e:1,1-17: Inconsistent conditional result types; The true and false result expressions must have consistent types. The 'true' value is number, but the 'false' value is bool."]);
+    expect(evalErrors('true ? 1 : false')).toEqual(["e:1,8-17: Inconsistent conditional result types; The true and false result expressions must have consistent types. The 'true' value is number, but the 'false' value is bool."]);
   });
 
   it('reports syntax errors from evaluateSource', () => {

@@ -1,5 +1,6 @@
 import type { Expression, ForExpression } from './ast.js';
 import { evalCall } from './call.js';
+import { evalConditional } from './conditional.js';
 import { convert, ConversionError, unify } from './convert.js';
 import type { EvalContext } from './eval-context.js';
 import { HclNumber } from './number.js';
@@ -38,7 +39,7 @@ export function evalExpr(ctx: EvalContext, expr: Expression): HclValue {
     case 'call':
       return evalCall(ctx, expr, evalExpr);
     case 'conditional':
-      return evalConditional(ctx, expr);
+      return evalConditional(ctx, expr, evalExpr);
     case 'binary':
       return evalBinary(ctx, expr, evalExpr);
     case 'unary':
@@ -97,44 +98,6 @@ function evalTemplateJoin(ctx: EvalContext, forExpr: ForExpression): HclValue {
     out += convert(item, 'string') as string;
   }
   return out;
-}
-
-function checkCondition(ctx: EvalContext, cond: Expression): boolean | undefined {
-  const v = evalExpr(ctx, cond);
-  if (v instanceof HclUnknown) return undefined;
-  if (v instanceof HclNull) {
-    ctx.error('Null condition', 'The condition value is null. Conditions must either be true or false.', cond.range);
-    return undefined;
-  }
-  try {
-    return convert(v, 'bool') as boolean;
-  } catch (error) {
-    if (!(error instanceof ConversionError)) throw error;
-    ctx.error('Incorrect condition type', 'The condition expression must be of type bool.', cond.range);
-    return undefined;
-  }
-}
-
-function evalConditional(ctx: EvalContext, expr: Extract<Expression, { kind: 'conditional' }>): HclValue {
-  const cond = checkCondition(ctx, expr.condition);
-  // Both results are computed for their types; only the chosen one's errors count.
-  const t = ctx.isolated(() => evalExpr(ctx, expr.trueResult));
-  const f = ctx.isolated(() => evalExpr(ctx, expr.falseResult));
-  if (cond === undefined) return UNKNOWN;
-  const chosen = cond ? t : f;
-  ctx.diags.push(...chosen.diags);
-  if (chosen.result instanceof HclUnknown) return UNKNOWN;
-  const unified = unify([typeOf(t.result), typeOf(f.result)]);
-  if (!unified) {
-    return ctx.error('Inconsistent conditional result types', `The true and false result expressions must have consistent types. The 'true' value is ${typeName(typeOf(t.result))}, but the 'false' value is ${typeName(typeOf(f.result))}.`, expr.range);
-  }
-  try {
-    return convert(chosen.result, unified);
-  } catch (error) {
-    if (!(error instanceof ConversionError)) throw error;
-    const which = cond ? expr.trueResult : expr.falseResult;
-    return ctx.error('Inconsistent conditional result types', `The ${cond ? 'true' : 'false'} result value has the wrong type: ${error.message}.`, which.range);
-  }
 }
 
 function evalObject(ctx: EvalContext, expr: Extract<Expression, { kind: 'object' }>): HclValue {
