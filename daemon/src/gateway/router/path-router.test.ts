@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { joinPaths, parsePathPattern, patternKey } from './path-pattern.js';
+import { PathRouter } from './path-router.js';
+
+function router(...patterns: string[]): PathRouter<string> {
+  const r = new PathRouter<string>();
+  for (const p of patterns) r.add(parsePathPattern(p), p);
+  return r;
+}
+
+const matched = (r: PathRouter<string>, path: string) => r.match(path)?.value ?? null;
+
+describe('PathRouter', () => {
+  it('prefers static over {param} over /** at each segment, left to right', () => {
+    const r = router('/a/b/c', '/a/{x}/c', '/a/**', '/a/b/**', '/**');
+    expect(matched(r, '/a/b/c')).toBe('/a/b/c');
+    expect(matched(r, '/a/z/c')).toBe('/a/{x}/c');
+    expect(matched(r, '/a/b/d')).toBe('/a/b/**');
+    expect(matched(r, '/a/z/d')).toBe('/a/**');
+    expect(matched(r, '/q')).toBe('/**');
+  });
+
+  it('falls back to a less specific branch when the specific one leads nowhere', () => {
+    const r = router('/users/me/settings', '/users/{id}/posts');
+    expect(matched(r, '/users/me/posts')).toBe('/users/{id}/posts');
+    expect(r.match('/users/me/posts')?.params).toEqual({ id: 'me' });
+  });
+
+  it('gives percent-decoded parameters and the raw rest of a wildcard', () => {
+    const r = router('/files/{name}/raw', '/static/**');
+    expect(r.match('/files/a%20b/raw')?.params).toEqual({ name: 'a b' });
+    expect(r.match('/static/css/site.css')).toMatchObject({ value: '/static/**', rest: 'css/site.css' });
+    expect(r.match('/static')).toMatchObject({ value: '/static/**', rest: '' });
+    expect(r.match('/static/')).toMatchObject({ value: '/static/**', rest: '' });
+  });
+
+  it('keeps "/a" and "/a/" apart and does not let {param} match an empty segment', () => {
+    const r = router('/a', '/users/{id}');
+    expect(matched(r, '/a')).toBe('/a');
+    expect(matched(r, '/a/')).toBeNull();
+    expect(matched(r, '/users/')).toBeNull();
+    expect(matched(router('/a/'), '/a/')).toBe('/a/');
+  });
+
+  it('routes the root only to "/" or a root wildcard', () => {
+    expect(matched(router('/'), '/')).toBe('/');
+    expect(matched(router('/', '/**'), '/x')).toBe('/**');
+    expect(matched(router('/x'), '/')).toBeNull();
+  });
+
+  it('refuses a second pattern that routes the same paths, whatever its parameter names', () => {
+    const r = router('/items/{id}');
+    expect(() => r.add(parsePathPattern('/items/{itemId}'), 'dup')).toThrow('path pattern "/items/{itemId}" routes the same paths as "/items/{id}"');
+    expect(patternKey(parsePathPattern('/items/{id}/**'))).toBe(patternKey(parsePathPattern('/items/{x}/**')));
+  });
+
+  it('keeps the parameter names of each pattern even when two share a handler', () => {
+    const r = new PathRouter<string>();
+    r.add(parsePathPattern('/a/{one}'), 'same');
+    r.add(parsePathPattern('/b/{two}'), 'same');
+    expect(r.match('/a/1')?.params).toEqual({ one: '1' });
+    expect(r.match('/b/2')?.params).toEqual({ two: '2' });
+  });
+});
+
+describe('parsePathPattern', () => {
+  it.each([
+    ['items', /must start with "\/"/],
+    ['/a/**/b', /"\*\*" may only be the whole last segment/],
+    ['/a/x**', /"\*\*" may only be the whole last segment/],
+    ['/a/{id}.json', /a parameter must be a whole segment/],
+    ['/a/{id}/{id}', /the parameter \{id\} appears twice/],
+    ['/a//b', /has an empty segment/],
+  ])('refuses %s with a message that says how to write it', (source, message) => {
+    expect(() => parsePathPattern(source)).toThrow(message);
+  });
+});
+
+describe('joinPaths', () => {
+  it.each([
+    [['/api', '/v1/', '/items'], '/api/v1/items'],
+    [[undefined, '/api', '/'], '/api'],
+    [['/', '/'], '/'],
+    [['/base', '/dir/'], '/base/dir/'],
+    [['/base/', '/**'], '/base/**'],
+  ])('%j is %s', (parts, joined) => expect(joinPaths(...parts)).toBe(joined));
+});
