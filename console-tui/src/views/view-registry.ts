@@ -1,11 +1,13 @@
+import { deliveriesView } from './deliveries-view.js';
 import { eventsView } from './events-view.js';
 import { infosessionsView } from './infosessions-view.js';
+import { jobsView } from './jobs-view.js';
 import { keysView } from './keys-view.js';
 import { statusView } from './status-view.js';
 import type { ViewDefinition } from './view.js';
 
 /** Every view, in tab order. A new view is one file plus one entry here. */
-export const VIEWS: readonly ViewDefinition[] = [statusView, eventsView, infosessionsView, keysView];
+export const VIEWS: readonly ViewDefinition[] = [statusView, eventsView, infosessionsView, keysView, jobsView, deliveriesView];
 
 export type ViewLookup = { kind: 'found'; view: ViewDefinition } | { kind: 'ambiguous'; views: ViewDefinition[] } | { kind: 'unknown' };
 

@@ -13,5 +13,6 @@ export const appRouter = router({
 
 export type AppRouter = typeof appRouter;
 export type * from './client-types.js';
+export type * from '../ingest/control-types.js';
 export type * from '../infosessions/control-types.js';
 export { DAEMON_MODES } from './client-types.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable, SqlValue, Store } from '../store/types.js';
 import type { Page } from './job-store.js';
+import type { AttemptRead } from './control-types.js';
 import { deliveryRead, type AttemptRow, type OutboxRow } from './records.js';
 import type { CallbackDeliveryRead, DeliveryStatus } from './types.js';
 
@@ -52,15 +53,6 @@ export async function listDeliveries(db: Queryable, filter: DeliveryFilter, limi
   return { items: rows.map(deliveryRead), total: Number(total?.n ?? 0), limit, offset };
 }
 
-export interface AttemptRead {
-  attempt: number;
-  worker: string;
-  started_at: string;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-  response_body: string | null;
-}
 
 export async function deliveryAttempts(db: Queryable, deliveryId: string): Promise<AttemptRead[]> {
   const rows = await db.all<AttemptRow>('SELECT * FROM ingest_callback_attempts WHERE delivery_id = ? ORDER BY attempt, started_at', [deliveryId]);

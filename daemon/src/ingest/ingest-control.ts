@@ -1,60 +1,8 @@
 import type { Store } from '../store/types.js';
-import { deliveryAttempts, listDeliveries, previewReset, resetDead, type AttemptRead, type DeliveryFilter } from './delivery-queries.js';
+import { deliveryAttempts, listDeliveries, previewReset, resetDead, type DeliveryFilter } from './delivery-queries.js';
 import type { JobStore, Page } from './job-store.js';
 import { deliveryRead, iso, jobRead, type JobRow, type OutboxRow } from './records.js';
-import type { CallbackDeliveryRead, DeliveryStatus, IngestJobRead, JobKind, JobStatus } from './types.js';
-
-/** A callback as operators see it: the secret and header values are never shown. */
-export interface CallbackView {
-  url: string;
-  secret: '***' | null;
-  headers: Record<string, '***'>;
-}
-
-export interface DeliveryView extends CallbackDeliveryRead {
-  tenant_id: string;
-  workspace_id: string;
-  signed: boolean;
-  headers: Record<string, '***'>;
-}
-
-export interface DeliveryDetail extends DeliveryView {
-  attempt_log: AttemptRead[];
-}
-
-export interface JobView extends IngestJobRead {
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-  callback: CallbackView | null;
-}
-
-export interface DeliverySelector {
-  ids?: string[] | undefined;
-  jobId?: string | undefined;
-  url?: string | undefined;
-  tenantId?: string | undefined;
-  /** Must be true to select every DEAD row (an empty selector otherwise refuses). */
-  all?: boolean | undefined;
-}
-
-export interface JobListInput {
-  status?: JobStatus | undefined;
-  jobKind?: JobKind | undefined;
-  datasetId?: string | undefined;
-  tenantId?: string | undefined;
-  limit: number;
-  offset: number;
-}
-
-export interface DeliveryListInput {
-  status?: DeliveryStatus | undefined;
-  jobId?: string | undefined;
-  url?: string | undefined;
-  tenantId?: string | undefined;
-  limit: number;
-  offset: number;
-}
+import type { DeliveryDetail, DeliveryListInput, DeliverySelector, DeliveryView, JobListInput, JobView } from './control-types.js';
 
 export class SelectorError extends Error {
   override name = 'SelectorError';
