@@ -90,9 +90,23 @@ describe('conformance: for expressions', () => {
     expect(problems('[for v in null: v]')[0]).toMatch(/^Iteration over null value;/);
   });
 
-  it('needs a non-null boolean if clause and a string key', () => {
-    expect(problems('[for v in ["a"]: v if n]', { n: null })[0]).toMatch(/^Invalid 'for' condition;/);
-    expect(problems('[for i, v in ["a", "b"]: v if i + i]')[0]).toMatch(/^Invalid 'for' condition;/);
+  it('checks the if clause once before iterating, even over an empty collection', () => {
+    expect(problems('[for v in ["a", "b"]: v if n]', { n: null })).toEqual(["Condition is null; The value of the 'if' clause must not be null."]);
+    expect(problems('[for v in []: v if 5]')).toEqual(["Invalid 'for' condition; The 'if' clause value is invalid: bool required."]);
+    expect(problems('[for v in ["a", "b", "c"]: v if nope]')).toEqual(['Unknown variable; There is no variable named "nope".']);
+  });
+
+  it('reports only the first bad if clause or key among the elements', () => {
+    expect(problems('[for i, v in ["a", "b"]: v if i + i]')).toEqual(["Invalid 'for' condition; The 'if' clause value is invalid: bool required."]);
+    expect(problems('[for v in [true, null, null]: v if v]')).toEqual(["Invalid 'for' condition; The value of the 'if' clause must not be null."]);
+    expect(problems('{for v in [[1], [2]]: v => 1}')).toHaveLength(1);
+  });
+
+  it('does not evaluate the value when the key is unusable', () => {
+    expect(problems('{for v in ["a"]: null => nope}')).toEqual(["Invalid object key; Key expression in 'for' expression must not produce a null value."]);
+  });
+
+  it('needs a string key', () => {
     expect(problems('{for k, v in {a = 1}: [] => v}')[0]).toMatch(/^Invalid object key;/);
     expect(problems('{for k, v in {a = 1}: null => v}')[0]).toMatch(/^Invalid object key;/);
   });
@@ -131,6 +145,11 @@ describe('conformance: splat operators', () => {
     expect(ev('{name = "Steve"}.*.name')).toEqual(['Steve']);
     expect(ev('{name = "Steve"}[*].name')).toEqual(['Steve']);
     expect(ev('"hello".*')).toEqual(['hello']);
+  });
+
+  it('gives a list for a set source, and refuses elements of different types there', () => {
+    expect(ev('s.*.n', { s: new Set([{ n: 1 }, { n: 2 }]) })).toEqual([1, 2]);
+    expect(problems('s[*].n', { s: new Set([{ n: 1 }, { n: 'x' }]) })[0]).toMatch(/^Invalid nested splat expressions;/);
   });
 
   it('turns a null into an empty tuple', () => {

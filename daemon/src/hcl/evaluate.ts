@@ -1,14 +1,14 @@
 import type { Expression, ForExpression } from './ast.js';
 import { evalCall } from './call.js';
 import { evalConditional } from './conditional.js';
-import { convert, ConversionError, unify } from './convert.js';
+import { evalFor } from './eval-for.js';
+import { convert, ConversionError } from './convert.js';
 import type { EvalContext } from './eval-context.js';
-import { HclNumber } from './number.js';
 import { evalBinary, evalUnary } from './operations.js';
 import { suggest } from './parse-template.js';
 import { applySteps, index } from './traversal.js';
 import {
-  HclMap, HclNull, HclSeq, HclUnknown, UNKNOWN, sortedKeys, typeName, typeOf, type HclValue,
+  HclMap, HclNull, HclSeq, HclUnknown, UNKNOWN, typeOf, typesEqual, type HclValue,
 } from './values.js';
 
 /** Evaluates one expression node; errors go to `ctx.diags` and yield UNKNOWN so evaluation continues. */
@@ -49,7 +49,7 @@ export function evalExpr(ctx: EvalContext, expr: Expression): HclValue {
     case 'object':
       return evalObject(ctx, expr);
     case 'for':
-      return evalFor(ctx, expr);
+      return evalFor(ctx, expr, evalExpr);
     case 'splat':
       return evalSplat(ctx, expr);
     case 'anonSymbol':
@@ -89,7 +89,7 @@ function evalTemplate(ctx: EvalContext, parts: Expression[]): HclValue {
 }
 
 function evalTemplateJoin(ctx: EvalContext, forExpr: ForExpression): HclValue {
-  const tuple = evalFor(ctx, forExpr);
+  const tuple = evalFor(ctx, forExpr, evalExpr);
   if (!(tuple instanceof HclSeq)) return UNKNOWN;
   let out = '';
   for (const item of tuple.items) {
@@ -132,106 +132,13 @@ function evalObject(ctx: EvalContext, expr: Extract<Expression, { kind: 'object'
   return unknown ? UNKNOWN : new HclMap('object', entries);
 }
 
-/** The (key, value) pairs a `for` visits: indexes for sequences, sorted keys for mappings, values for sets. */
-function iterationPairs(ctx: EvalContext, coll: HclValue, expr: ForExpression): Array<[HclValue, HclValue]> | undefined {
-  if (coll instanceof HclUnknown) return undefined;
-  if (coll instanceof HclNull) {
-    ctx.error('Iteration over null value', "A null value cannot be used as the collection in a 'for' expression.", expr.collection.range);
-    return undefined;
-  }
-  if (coll instanceof HclSeq) {
-    if (coll.kind === 'set') return coll.items.map((v) => [v, v]);
-    return coll.items.map((v, i) => [HclNumber.of(BigInt(i), 0), v]);
-  }
-  if (coll instanceof HclMap) return sortedKeys(coll).map((k) => [k, coll.entries.get(k) as HclValue]);
-  ctx.error('Iteration over non-iterable value', `A value of type ${typeName(typeOf(coll))} cannot be used as the collection in a 'for' expression.`, expr.collection.range);
-  return undefined;
-}
-
-function evalFor(ctx: EvalContext, expr: ForExpression): HclValue {
-  const pairs = iterationPairs(ctx, evalExpr(ctx, expr.collection), expr);
-  if (!pairs) return UNKNOWN;
-  const items: HclValue[] = [];
-  const groups = new Map<string, HclValue[]>();
-  const single = new Map<string, HclValue>();
-  let unknown = false;
-  for (const [k, v] of pairs) {
-    const scope = new Map<string, HclValue>();
-    if (expr.keyVar !== undefined) scope.set(expr.keyVar, k);
-    scope.set(expr.valVar, v);
-    ctx.pushScope(scope);
-    try {
-      if (expr.condition) {
-        const include = evalExpr(ctx, expr.condition);
-        if (include instanceof HclUnknown) {
-          unknown = true;
-          continue;
-        }
-        if (include instanceof HclNull) {
-          ctx.error("Invalid 'for' condition", "The value of the 'if' clause must not be null.", expr.condition.range);
-          unknown = true;
-          continue;
-        }
-        let keep: HclValue;
-        try {
-          keep = convert(include, 'bool');
-        } catch (error) {
-          if (!(error instanceof ConversionError)) throw error;
-          ctx.error("Invalid 'for' condition", `The 'if' clause value is invalid: ${error.message}.`, expr.condition.range);
-          unknown = true;
-          continue;
-        }
-        if (keep === false) continue;
-      }
-      if (!expr.keyExpr) {
-        items.push(evalExpr(ctx, expr.valExpr));
-        continue;
-      }
-      const key = evalExpr(ctx, expr.keyExpr);
-      const value = evalExpr(ctx, expr.valExpr);
-      if (key instanceof HclUnknown) {
-        unknown = true;
-        continue;
-      }
-      if (key instanceof HclNull) {
-        ctx.error('Invalid object key', "Key expression in 'for' expression must not produce a null value.", expr.keyExpr.range);
-        unknown = true;
-        continue;
-      }
-      let name: string;
-      try {
-        name = convert(key, 'string') as string;
-      } catch (error) {
-        if (!(error instanceof ConversionError)) throw error;
-        ctx.error('Invalid object key', `The key expression produced an invalid result: ${error.message}.`, expr.keyExpr.range);
-        unknown = true;
-        continue;
-      }
-      if (expr.group) {
-        const group = groups.get(name);
-        if (group) group.push(value);
-        else groups.set(name, [value]);
-      } else if (single.has(name)) {
-        ctx.error('Duplicate object key', `Two different items produced the key "${name}" in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.`, expr.keyExpr.range);
-        unknown = true;
-      } else single.set(name, value);
-    } finally {
-      ctx.popScope();
-    }
-  }
-  if (unknown) return UNKNOWN;
-  if (!expr.keyExpr) return new HclSeq('tuple', items);
-  if (expr.group) {
-    const entries = new Map<string, HclValue>();
-    for (const [k, vs] of groups) entries.set(k, new HclSeq('tuple', vs));
-    return new HclMap('object', entries);
-  }
-  return new HclMap('object', single);
-}
-
 function evalSplat(ctx: EvalContext, expr: Extract<Expression, { kind: 'splat' }>): HclValue {
   let source = evalExpr(ctx, expr.source);
-  if (source instanceof HclUnknown) return UNKNOWN;
+  if (source instanceof HclUnknown) {
+    // Upstream still evaluates the rest of the traversal (with no element) for its own errors.
+    evalExpr(ctx, expr.each);
+    return UNKNOWN;
+  }
   const isSeq = source instanceof HclSeq || (source instanceof HclNull && typeof source.type !== 'string' && ['list', 'set', 'tuple'].includes(source.type.kind));
   if (source instanceof HclNull) {
     // Splatting a null that is not a typed sequence yields an empty tuple, so `x.*` turns "maybe a value" into a list.
@@ -250,15 +157,19 @@ function evalSplat(ctx: EvalContext, expr: Extract<Expression, { kind: 'splat' }
   }
   if (anon) ctx.splatItems.delete(anon);
   if (unknown) return UNKNOWN;
-  if (source.kind === 'list') {
-    const elem = unify(results.map(typeOf)) ?? 'dynamic';
-    try {
-      return new HclSeq('list', results.map((r) => convert(r, elem)), elem);
-    } catch {
-      return new HclSeq('tuple', results);
-    }
+  if (source.kind === 'tuple') return new HclSeq('tuple', results);
+  // Lists and sets give a list, whose elements must all have the same type.
+  const first = results[0];
+  if (first === undefined) return new HclSeq('list', [], 'dynamic');
+  const elem = typeOf(first);
+  if (!results.every((r) => typesEqual(typeOf(r), elem))) {
+    return ctx.error(
+      'Invalid nested splat expressions',
+      "The second level of splat expression produced elements of different types, so it isn't possible to construct a valid list to represent the top-level result.\n\nConsider using a for expression instead, to produce a tuple-typed result which can therefore have non-homogenous element types.",
+      expr.each.range,
+    );
   }
-  return new HclSeq('tuple', results);
+  return new HclSeq('list', results, elem);
 }
 
 /** The anonymous symbol a splat's `each` expression starts from. */
