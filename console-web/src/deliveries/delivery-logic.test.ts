@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { attemptText, confirmText, durationText, jobOutcome, listInput, pruneSelected, resetPlan, toggleSelected } from './delivery-logic';
+
+const JOB = '0b7e2a4c-1111-4222-8333-444455556666';
+
+describe('deliveries view logic', () => {
+  it('turns the filter into the list input and reports a job id that is not a UUID', () => {
+    expect(listInput({ status: 'DEAD', jobId: '', url: ' hooks ' }, 50, 0)).toEqual({ input: { status: 'DEAD', url: 'hooks', limit: 50, offset: 0 }, problem: null });
+    expect(listInput({ status: '', jobId: 'abc', url: '' }, 50, 100)).toEqual({ input: { limit: 50, offset: 100 }, problem: 'Job must be a full job id (a UUID).' });
+  });
+
+  it('plans a reset of one, the selected, or everything matching, and never an empty selector', () => {
+    expect(resetPlan({ kind: 'one', id: JOB })).toEqual({ selector: { ids: [JOB] }, what: 'delivery 0b7e2a4c' });
+    expect(resetPlan({ kind: 'selected', ids: ['a', 'b'] })).toEqual({ selector: { ids: ['a', 'b'] }, what: '2 selected' });
+    expect(resetPlan({ kind: 'matching', filter: { status: 'DEAD', jobId: '', url: '' } })).toEqual({ selector: { all: true }, what: 'all matching: every job and URL' });
+    expect(resetPlan({ kind: 'matching', filter: { status: '', jobId: JOB, url: 'x.example' } }).selector).toEqual({ jobId: JOB, url: 'x.example' });
+  });
+
+  it('states the count in the question', () => {
+    expect(confirmText(3, '2 selected')).toBe("Reset 3 DEAD deliveries (2 selected) to PENDING? They are retried at the worker's next poll.");
+    expect(confirmText(1, 'x')).toMatch(/^Reset 1 DEAD delivery /);
+    expect(confirmText(0, 'x')).toBe('No DEAD deliveries to reset (x).');
+  });
+
+  it('selects only DEAD rows and forgets rows that stopped being DEAD', () => {
+    let s = toggleSelected(new Set(), { id: 'a', status: 'DEAD' });
+    s = toggleSelected(s, { id: 'b', status: 'PENDING' });
+    expect([...s]).toEqual(['a']);
+    expect([...toggleSelected(s, { id: 'a', status: 'DEAD' })]).toEqual([]);
+    expect([...pruneSelected(new Set(['a', 'c']), [{ id: 'a', status: 'PENDING' }, { id: 'c', status: 'DEAD' }])]).toEqual(['c']);
+  });
+
+  it('describes attempts, durations and job outcomes', () => {
+    expect(attemptText({ attempt: 1, worker: 'w', started_at: '', duration_ms: 5, status_code: 503, error: 'receiver answered HTTP 503', response_body: 'busy' })).toEqual({ outcome: 'HTTP 503', detail: 'receiver answered HTTP 503 · answer: busy' });
+    expect(attemptText({ attempt: 2, worker: 'w', started_at: '', duration_ms: 5, status_code: null, error: 'timeout: no answer within 10000 ms', response_body: null }).outcome).toBe('no answer');
+    expect(durationText(41)).toBe('41 ms');
+    expect(durationText(10_000)).toBe('10.0 s');
+    expect(jobOutcome({ result_json: { error: 'bad.csv: row 2' } })).toBe('bad.csv: row 2');
+    expect(jobOutcome({ result_json: { row_count: 3 } })).toBe('3 rows');
+  });
+});
