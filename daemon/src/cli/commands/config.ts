@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { checkStructure } from '../../gateway/config/check-structure.js';
+import { loadGatewayConfig } from '../../gateway/config/load.js';
 import { UsageError } from '../../core/errors.js';
 import {
   evaluateSourceValue,
@@ -43,32 +43,20 @@ export async function runConfigCommand(argv: string[]): Promise<number> {
 
 async function checkCommand(argv: string[]): Promise<number> {
   if (argv.includes('-h') || argv.includes('--help')) {
-    console.log('Usage: portico config check FILE...\n\nChecks each file; prints one line per problem and exits 1 when any file has one.');
+    console.log(
+      'Usage: portico config check FILE...\n\nLoads the files together as one configuration, merged in order (a directory stands for\n' +
+        'its *.hcl files), as the daemon would; prints every problem with its position and exits 1\nwhen any is an error, else prints ok.',
+    );
     return 0;
   }
   const unknown = argv.find((a) => a.startsWith('-'));
   if (unknown) throw new UsageError(`unknown option '${unknown}' for 'config check'`, 'Usage: portico config check FILE...');
   if (argv.length === 0) throw new UsageError("'config check' needs at least one FILE", 'Usage: portico config check FILE...');
-  let failed = 0;
-  for (const file of argv) {
-    const loaded = await loadSource(file);
-    if ('reason' in loaded) {
-      failed += 1;
-      console.error(`${file}: configuration error: ${loaded.reason}`);
-      continue;
-    }
-    const parsed = parse(loaded.source, file);
-    const syntax = [...loaded.diagnostics, ...parsed.diagnostics];
-    // Structure is checked only on a file that parsed: a syntax error makes the rest guesswork.
-    const diagnostics = syntax.length > 0 ? syntax : checkStructure(parsed.body);
-    if (diagnostics.length === 0) {
-      console.log(`${file}: ok`);
-      continue;
-    }
-    failed += 1;
-    for (const d of diagnostics) console.error(formatDiagnostic(d));
-  }
-  return failed > 0 ? 1 : 0;
+  const { diagnostics } = await loadGatewayConfig(argv, process.env);
+  for (const d of diagnostics) console.error(formatDiagnostic(d));
+  if (diagnostics.some((d) => d.severity === 'error')) return 1;
+  console.log('ok');
+  return 0;
 }
 
 /** Reads a file as UTF-8; invalid bytes are a diagnostic at the first bad position, as upstream reports them. */

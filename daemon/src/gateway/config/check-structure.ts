@@ -1,4 +1,5 @@
 import type { Block, Body, Diagnostic, Range } from '../../hcl/index.js';
+import { headerRange } from './diagnostics.js';
 import { backendLabelRule, BLOCKS, type BlockSpec, type LabelRule } from './schema.js';
 
 /**
@@ -54,12 +55,6 @@ function checkLabels(block: Block, rule: LabelRule, diags: Diagnostic[]): boolea
     diags.push(error(`Extraneous label for ${block.type}`, `Only 1 labels (${rule.name}) are expected for ${block.type} blocks.`, block.labelRanges[1]!));
   }
   return true;
-}
-
-/** The block's type and labels: where an operator looks for "this block". */
-function headerRange(block: Block): Range {
-  const last = block.labelRanges[block.labelRanges.length - 1] ?? block.typeRange;
-  return { filename: block.typeRange.filename, start: block.typeRange.start, end: last.end };
 }
 
 function error(summary: string, detail: string, range: Range): Diagnostic {

@@ -24,6 +24,12 @@ export type AttrType =
 export interface AttrSpec {
   type: AttrType;
   required?: boolean;
+  /**
+   * May read request-time variables (request, backend_responses, ...) and call per-request
+   * functions; such an expression is kept for the runtime. Without it, the attribute is
+   * read once at load and may use only `env` and `gateway`.
+   */
+  perRequest?: boolean;
 }
 
 export type LabelRule = { kind: 'none' } | { kind: 'optional'; name: string } | { kind: 'required'; name: string } | { kind: 'any' };
@@ -39,17 +45,19 @@ export interface BlockSpec {
 }
 
 const s = (type: AttrType, required = false): AttrSpec => (required ? { type, required } : { type });
+/** An attribute evaluated per request when it reads request-time variables. */
+const r = (type: AttrType): AttrSpec => ({ type, perRequest: true });
 
-const REQUEST_HEADER_MODIFIERS = { remove_request_headers: s('stringList'), set_request_headers: s('modifierMap'), add_request_headers: s('modifierMap') };
-const RESPONSE_HEADER_MODIFIERS = { remove_response_headers: s('stringList'), set_response_headers: s('modifierMap'), add_response_headers: s('modifierMap') };
-const QUERY_MODIFIERS = { remove_query_params: s('stringList'), set_query_params: s('modifierMap'), add_query_params: s('modifierMap') };
-const FORM_MODIFIERS = { remove_form_params: s('stringList'), set_form_params: s('modifierMap'), add_form_params: s('modifierMap') };
-const STATUS_MODIFIER = { set_response_status: s('integer') };
+const REQUEST_HEADER_MODIFIERS = { remove_request_headers: r('stringList'), set_request_headers: r('modifierMap'), add_request_headers: r('modifierMap') };
+const RESPONSE_HEADER_MODIFIERS = { remove_response_headers: r('stringList'), set_response_headers: r('modifierMap'), add_response_headers: r('modifierMap') };
+const QUERY_MODIFIERS = { remove_query_params: r('stringList'), set_query_params: r('modifierMap'), add_query_params: r('modifierMap') };
+const FORM_MODIFIERS = { remove_form_params: r('stringList'), set_form_params: r('modifierMap'), add_form_params: r('modifierMap') };
+const STATUS_MODIFIER = { set_response_status: r('integer') };
 /** Modifiers of the endpoint, proxy, backend and error_handler contexts (status: not in proxy). */
 const UPSTREAM_MODIFIERS = { ...REQUEST_HEADER_MODIFIERS, ...RESPONSE_HEADER_MODIFIERS, ...QUERY_MODIFIERS, ...FORM_MODIFIERS };
 
 const ACCESS = { access_control: s('stringList'), disable_access_control: s('stringList') };
-const LOG = { custom_log_fields: s('object') };
+const LOG = { custom_log_fields: r('object') };
 const NOT_YET = 'access control blocks arrive with the access-control issue; this build cannot enforce it, so it refuses to load rather than serve unprotected';
 
 export const BLOCKS: Record<string, BlockSpec> = {
@@ -66,7 +74,7 @@ export const BLOCKS: Record<string, BlockSpec> = {
       document_root: s('string', true),
       error_file: s('string'),
       timeout: s('duration'),
-      set_request_headers: s('modifierMap'),
+      set_request_headers: r('modifierMap'),
       ...ACCESS,
       ...LOG,
       ...RESPONSE_HEADER_MODIFIERS,
@@ -84,7 +92,7 @@ export const BLOCKS: Record<string, BlockSpec> = {
       base_path: s('string'),
       error_file: s('string'),
       allowed_methods: s('stringList'),
-      beta_required_permission: s('any'),
+      beta_required_permission: r('any'),
       ...ACCESS,
       ...LOG,
       ...RESPONSE_HEADER_MODIFIERS,
@@ -96,7 +104,7 @@ export const BLOCKS: Record<string, BlockSpec> = {
     attributes: {
       request_body_limit: s('size'),
       allowed_methods: s('stringList'),
-      beta_required_permission: s('any'),
+      beta_required_permission: r('any'),
       ...ACCESS,
       ...LOG,
       ...UPSTREAM_MODIFIERS,
@@ -106,27 +114,27 @@ export const BLOCKS: Record<string, BlockSpec> = {
   },
   proxy: {
     labels: { kind: 'optional', name: 'name' },
-    attributes: { backend: s('string'), expected_status: s('numberList'), url: s('string'), websockets: s('bool'), ...UPSTREAM_MODIFIERS },
+    attributes: { backend: s('string'), expected_status: s('numberList'), url: r('string'), websockets: s('bool'), ...UPSTREAM_MODIFIERS },
     blocks: ['backend', 'websockets'],
   },
   request: {
     labels: { kind: 'optional', name: 'name' },
     attributes: {
       backend: s('string'),
-      body: s('string'),
+      body: r('string'),
       expected_status: s('numberList'),
-      form_body: s('object'),
-      headers: s('modifierMap'),
-      json_body: s('any'),
-      method: s('string'),
-      query_params: s('modifierMap'),
-      url: s('string'),
+      form_body: r('object'),
+      headers: r('modifierMap'),
+      json_body: r('any'),
+      method: r('string'),
+      query_params: r('modifierMap'),
+      url: r('string'),
     },
     blocks: ['backend'],
   },
   response: {
     labels: { kind: 'none' },
-    attributes: { body: s('string'), json_body: s('any'), status: s('integer'), headers: s('modifierMap') },
+    attributes: { body: r('string'), json_body: r('any'), status: r('integer'), headers: r('modifierMap') },
     blocks: [],
   },
   definitions: {
@@ -137,11 +145,11 @@ export const BLOCKS: Record<string, BlockSpec> = {
   backend: {
     labels: { kind: 'optional', name: 'name' },
     attributes: {
-      basic_auth: s('string'),
-      hostname: s('string'),
+      basic_auth: r('string'),
+      hostname: r('string'),
       origin: s('string', true),
-      path: s('string'),
-      path_prefix: s('string'),
+      path: r('string'),
+      path_prefix: r('string'),
       connect_timeout: s('duration'),
       disable_certificate_validation: s('bool'),
       disable_connection_reuse: s('bool'),

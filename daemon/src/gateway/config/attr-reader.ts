@@ -1,0 +1,137 @@
+import { evaluate, HclError, standardFunctions, type Attribute, type Body, type PlainValue } from '../../hcl/index.js';
+import { checkType } from './attr-types.js';
+import type { Diagnostics } from './diagnostics.js';
+import { expressionRefs } from './expr-refs.js';
+import type { Dyn } from './model.js';
+import { BLOCKS, type AttrSpec } from './schema.js';
+
+/** Functions whose result differs per call or needs the request: never evaluated at load. */
+export const REQUEST_FUNCTIONS: readonly string[] = ['unixtime', 'oauth2_verifier', 'jwt_sign', 'saml_sso_url', 'oauth2_authorization_url'];
+/** Variables that exist only while a request is served. */
+export const REQUEST_VARIABLES: readonly string[] = ['request', 'backend_requests', 'backend_responses', 'backends', 'backend_request', 'backend_response'];
+const LOAD_VARIABLES: readonly string[] = ['env', 'gateway'];
+
+/** What every attribute evaluated at load sees: `env` and `gateway` (maps, as upstream's). */
+export class LoadScope {
+  readonly variables: Readonly<Record<string, unknown>>;
+
+  constructor(
+    readonly diags: Diagnostics,
+    env: Readonly<Record<string, string>>,
+    version: string,
+  ) {
+    this.variables = { env: new Map(Object.entries(env)), gateway: new Map([['version', version]]) };
+  }
+
+  reader(body: Body, blockType: string): AttrReader {
+    return new AttrReader(this, body, blockType);
+  }
+}
+
+/** Reads a block's attributes by their schema: evaluated and type-checked at load, or kept for the request. */
+export class AttrReader {
+  constructor(
+    private readonly scope: LoadScope,
+    readonly body: Body,
+    readonly blockType: string,
+  ) {}
+
+  attr(name: string): Attribute | undefined {
+    return this.body.attributes[name];
+  }
+
+  has(name: string): boolean {
+    return name in this.body.attributes;
+  }
+
+  /** A load-time attribute's converted value; undefined when absent, null, or wrong (then reported). */
+  value<T>(name: string): T | undefined {
+    const attr = this.attr(name);
+    if (!attr) return undefined;
+    if (!this.onlyLoadRefs(attr, true)) return undefined;
+    return this.evaluateStatic(attr) as T | undefined;
+  }
+
+  /**
+   * A per-request attribute: evaluated and checked now when it reads only `env` and
+   * `gateway` and calls no per-request function, else kept as its expression.
+   */
+  dyn<T>(name: string): Dyn<T> | undefined {
+    const attr = this.attr(name);
+    if (!attr) return undefined;
+    if (!this.spec(name).perRequest) {
+      const value = this.value<T>(name);
+      return value === undefined ? undefined : { kind: 'static', value };
+    }
+    if (!this.onlyLoadRefs(attr, false)) return this.knownRefs(attr) ? { kind: 'expr', expr: attr.expr } : undefined;
+    const value = this.evaluateStatic(attr);
+    return value === undefined ? undefined : { kind: 'static', value: value as T };
+  }
+
+  private spec(name: string): AttrSpec {
+    return BLOCKS[this.blockType]?.attributes[name] ?? { type: 'any' };
+  }
+
+  /** Whether the expression can be evaluated at load; when `report`, says why not. */
+  private onlyLoadRefs(attr: Attribute, report: boolean): boolean {
+    const refs = expressionRefs(attr.expr);
+    const diags = this.scope.diags;
+    for (const v of refs.variables) {
+      if (LOAD_VARIABLES.includes(v.root)) continue;
+      if (!report) return false;
+      if (REQUEST_VARIABLES.includes(v.root)) {
+        diags.error('Variables not allowed', `The attribute "${attr.name}" is read once at load, so it can use only env and gateway; "${v.root}" exists only while a request is served.`, v.rootRange);
+      } else {
+        diags.error('Unknown variable', `There is no variable named "${v.root}".`, v.rootRange);
+      }
+      return false;
+    }
+    for (const c of refs.calls) {
+      if (!REQUEST_FUNCTIONS.includes(c.name)) continue;
+      if (report) diags.error('Function calls not allowed', `The attribute "${attr.name}" is read once at load; ${c.name}() gives its result per request and cannot be used here.`, c.range);
+      return false;
+    }
+    return true;
+  }
+
+  /** For a kept expression: every variable and function must exist at request time. */
+  private knownRefs(attr: Attribute): boolean {
+    const refs = expressionRefs(attr.expr);
+    let known = true;
+    for (const v of refs.variables) {
+      if (LOAD_VARIABLES.includes(v.root) || REQUEST_VARIABLES.includes(v.root)) continue;
+      this.scope.diags.error('Unknown variable', `There is no variable named "${v.root}".`, v.rootRange);
+      known = false;
+    }
+    for (const c of refs.calls) {
+      if (c.name in standardFunctions || REQUEST_FUNCTIONS.includes(c.name)) continue;
+      this.scope.diags.error('Call to unknown function', `There is no function named "${c.name}".`, c.range);
+      known = false;
+    }
+    return known;
+  }
+
+  private evaluateStatic(attr: Attribute): unknown {
+    let value: PlainValue;
+    try {
+      value = evaluate(attr.expr, this.scope.variables);
+    } catch (error) {
+      if (!(error instanceof HclError)) throw error;
+      this.scope.diags.add(error.diagnostics);
+      return undefined;
+    }
+    // A null attribute is an unset one, as upstream's decoder treats optional attributes.
+    if (value === null) {
+      if (this.spec(attr.name).required) this.scope.diags.error('Missing required argument', `The argument "${attr.name}" is required, but the given value is null.`, attr.expr.range);
+      return undefined;
+    }
+    const checked = checkType(value, this.spec(attr.name).type);
+    if (checked.ok) return checked.value;
+    if (checked.kind === 'type') {
+      this.scope.diags.error('Incorrect attribute value type', `Inappropriate value for attribute "${attr.name}": ${checked.problem}.`, attr.expr.range);
+    } else {
+      this.scope.diags.error('Invalid attribute value', `Invalid value for attribute "${attr.name}": ${checked.problem}.`, attr.expr.range);
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,94 @@
+import type { Block, Diagnostic } from '../../hcl/index.js';
+import { VERSION } from '../../core/version.js';
+import { LoadScope } from './attr-reader.js';
+import { Backends } from './build-backends.js';
+import { buildServer } from './build-servers.js';
+import { buildSettings } from './build-settings.js';
+import { checkStructure } from './check-structure.js';
+import { Diagnostics } from './diagnostics.js';
+import { buildEnvironment } from './environment.js';
+import { FileChecks } from './file-checks.js';
+import { checkServerHosts } from './hosts.js';
+import { mergeFiles } from './merge.js';
+import type { GatewayConfig } from './model.js';
+import { readSources, type SourceFile } from './read-sources.js';
+
+export interface LoadResult {
+  /** Null when any diagnostic is an error: a bad configuration never half-loads. */
+  readonly config: GatewayConfig | null;
+  /** Every problem found, in file order then position (problems without a position first). */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Each configuration file read, with the SHA-256 of its bytes. */
+  readonly sources: readonly SourceFile[];
+}
+
+/**
+ * Loads configuration files (a directory stands for its `*.hcl` files in name order) into
+ * one immutable, typed GatewayConfig: read, parse, check structure per file, merge in
+ * order, build `env`, then build and check the model. Every problem is collected; syntax
+ * and structure errors stop before the merge, since the rest would be guesswork.
+ */
+export async function loadGatewayConfig(files: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<LoadResult> {
+  const diags = new Diagnostics();
+  const { files: parsed, sources } = await readSources(files, diags);
+  if (files.length === 0) diags.error('no configuration file given', '');
+  for (const file of parsed) if (file.clean) diags.add(checkStructure(file.body));
+  if (diags.hasErrors) return result(null, diags, files, sources);
+
+  const bodies = parsed.map((f) => f.body);
+  const merged = mergeFiles(bodies, diags);
+  const scope = new LoadScope(diags, buildEnvironment(merged.envDefaults, env, bodies, VERSION, diags), VERSION);
+  const fileChecks = new FileChecks(diags);
+  const top = (type: string): Block | undefined => merged.body.blocks.find((b) => b.type === type);
+  const settings = buildSettings(top('settings'), scope, fileChecks);
+  const backends = new Backends(scope, fileChecks);
+  backends.define(top('definitions'));
+  const serverBlocks = merged.body.blocks.filter((b) => b.type === 'server');
+  if (serverBlocks.length === 0) diags.error("missing 'server' block", '');
+  const built = serverBlocks.map((block) => buildServer(block, settings.defaultPort, { scope, backends, files: fileChecks }));
+  checkServerHosts(built.map((b) => b.hosts), scope);
+  if (diags.hasErrors) return result(null, diags, files, sources);
+
+  const config: GatewayConfig = {
+    version: VERSION,
+    settings,
+    env: { ...readEnv(scope) },
+    servers: built.map((b) => b.server),
+    backends: backends.byName,
+    referencedFiles: fileChecks.referenced,
+  };
+  return result(deepFreeze(config), diags, files, sources);
+}
+
+function readEnv(scope: LoadScope): Record<string, string> {
+  const env = scope.variables['env'] as Map<string, string>;
+  return Object.fromEntries(env);
+}
+
+function result(config: GatewayConfig | null, diags: Diagnostics, files: readonly string[], sources: readonly SourceFile[]): LoadResult {
+  return { config, diagnostics: sortDiagnostics(diags.list, files), sources };
+}
+
+/** Positionless first (they concern the whole load), then by file in load order, then by position. */
+function sortDiagnostics(list: readonly Diagnostic[], files: readonly string[]): Diagnostic[] {
+  const fileIndex = (name: string): number => {
+    const i = files.indexOf(name);
+    return i === -1 ? files.length : i;
+  };
+  return [...list].sort((a, b) => {
+    if (!a.range || !b.range) return (a.range ? 1 : 0) - (b.range ? 1 : 0);
+    return fileIndex(a.range.filename) - fileIndex(b.range.filename) || a.range.filename.localeCompare(b.range.filename) || a.range.start.byte - b.range.start.byte;
+  });
+}
+
+/** Freezes the model all the way down, except the parsed expressions it keeps for the runtime. */
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  const isExpr = (value as { kind?: unknown }).kind === 'expr';
+  for (const [key, child] of Object.entries(value)) {
+    if (isExpr && key === 'expr') continue;
+    deepFreeze(child);
+  }
+  return value;
+}

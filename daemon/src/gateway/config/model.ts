@@ -1,0 +1,279 @@
+/**
+ * The loaded gateway configuration: plain readonly data, deep-frozen by the loader, so a
+ * reload builds a new one and swaps it. Values known at load are typed and converted
+ * (durations in milliseconds, sizes in bytes, hosts as host:port); values that depend on
+ * the request keep their expression for the runtime to evaluate.
+ */
+import type { Expression, PlainValue, Range } from '../../hcl/index.js';
+
+/** An attribute evaluated at load (`static`) or kept for per-request evaluation (`expr`). */
+export type Dyn<T> = { readonly kind: 'static'; readonly value: T } | { readonly kind: 'expr'; readonly expr: Expression };
+
+export type JsonValue = PlainValue;
+export type JsonObject = Readonly<Record<string, JsonValue>>;
+
+/** Header, query and form modifier values: one string, several, or null (remove). */
+export type ModifierValue = string | readonly string[] | null;
+export type ModifierMap = Readonly<Record<string, ModifierValue>>;
+
+export interface Modifiers {
+  readonly removeRequestHeaders: Dyn<readonly string[]> | null;
+  readonly setRequestHeaders: Dyn<ModifierMap> | null;
+  readonly addRequestHeaders: Dyn<ModifierMap> | null;
+  readonly removeResponseHeaders: Dyn<readonly string[]> | null;
+  readonly setResponseHeaders: Dyn<ModifierMap> | null;
+  readonly addResponseHeaders: Dyn<ModifierMap> | null;
+  readonly removeQueryParams: Dyn<readonly string[]> | null;
+  readonly setQueryParams: Dyn<ModifierMap> | null;
+  readonly addQueryParams: Dyn<ModifierMap> | null;
+  readonly removeFormParams: Dyn<readonly string[]> | null;
+  readonly setFormParams: Dyn<ModifierMap> | null;
+  readonly addFormParams: Dyn<ModifierMap> | null;
+  readonly setResponseStatus: Dyn<number> | null;
+}
+
+export type LogLevel = 'panic' | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+export interface Settings {
+  readonly acceptForwardedUrl: readonly ('proto' | 'host' | 'port')[];
+  readonly defaultPort: number;
+  readonly healthPath: string;
+  readonly httpsDevProxy: readonly string[];
+  readonly logFormat: 'common' | 'json';
+  readonly logLevel: LogLevel;
+  readonly logPretty: boolean;
+  readonly noProxyFromEnv: boolean;
+  readonly requestIdAcceptFromHeader: string;
+  readonly requestIdBackendHeader: string;
+  readonly requestIdClientHeader: string;
+  readonly requestIdFormat: 'common' | 'uuid4';
+  readonly secureCookies: '' | 'strip';
+  readonly xfh: boolean;
+  readonly betaMetrics: boolean;
+  readonly betaMetricsPort: number;
+  readonly betaServiceName: string;
+  /** Absolute path, or null. */
+  readonly caFile: string | null;
+}
+
+/** `access_control` / `disable_access_control` as written here, and what applies after inheritance. */
+export interface AccessControl {
+  readonly accessControl: readonly string[];
+  readonly disableAccessControl: readonly string[];
+  /** Inherited labels plus this block's, minus every label disabled here or above. */
+  readonly effective: readonly string[];
+}
+
+/** `custom_log_fields` from the outermost block to this one; the runtime merges them in order (inner keys win). */
+export type CustomLogFields = readonly Dyn<JsonObject>[];
+
+export interface HostPort {
+  /** `*` or a lower-case host name. */
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface CorsConfig {
+  readonly range: Range;
+  /** Empty when not set; `*` allows every origin. */
+  readonly allowedOrigins: readonly string[];
+  readonly allowCredentials: boolean;
+  readonly disable: boolean;
+  /** Milliseconds, or null when not set. */
+  readonly maxAge: number | null;
+}
+
+export interface GatewayConfig {
+  readonly version: string;
+  readonly settings: Settings;
+  /** `defaults.environment_variables` overlaid by the process environment, plus "" for every referenced but unset name. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly servers: readonly ServerConfig[];
+  /** Backends of `definitions` by label, then inline ones as `anonymous_<line>_<col>`. */
+  readonly backends: Readonly<Record<string, BackendConfig>>;
+  /** Absolute paths of every file the configuration reads (error_file, document_root, ...), for reload watchers. */
+  readonly referencedFiles: readonly string[];
+}
+
+export interface ServerConfig {
+  readonly name: string | null;
+  readonly range: Range;
+  /** Normalised and de-duplicated, e.g. `*:8080`, `example.com:443`. */
+  readonly hosts: readonly HostPort[];
+  /** Always starts with `/`. */
+  readonly basePath: string;
+  readonly errorFile: string | null;
+  readonly access: AccessControl;
+  readonly customLogFields: CustomLogFields;
+  /** Only the response header modifiers apply at server level. */
+  readonly modifiers: Modifiers;
+  readonly cors: CorsConfig | null;
+  readonly files: readonly FilesConfig[];
+  readonly spas: readonly SpaConfig[];
+  readonly apis: readonly ApiConfig[];
+  /** Endpoints directly in the server block. */
+  readonly endpoints: readonly EndpointConfig[];
+}
+
+export interface FilesConfig {
+  readonly name: string | null;
+  readonly range: Range;
+  /** Server and files base paths joined. */
+  readonly basePath: string;
+  /** Absolute path of an existing directory. */
+  readonly documentRoot: string;
+  readonly errorFile: string | null;
+  readonly access: AccessControl;
+  readonly customLogFields: CustomLogFields;
+  readonly modifiers: Modifiers;
+  readonly cors: CorsConfig | null;
+}
+
+export interface SpaConfig {
+  readonly name: string | null;
+  readonly range: Range;
+  readonly basePath: string;
+  /** Absolute path of a readable file. */
+  readonly bootstrapFile: string;
+  /** Each joined with the base path. */
+  readonly paths: readonly string[];
+  readonly access: AccessControl;
+  readonly customLogFields: CustomLogFields;
+  readonly modifiers: Modifiers;
+  readonly cors: CorsConfig | null;
+}
+
+export type Permission = string | Readonly<Record<string, string>>;
+
+export interface ApiConfig {
+  readonly name: string | null;
+  readonly range: Range;
+  readonly basePath: string;
+  readonly errorFile: string | null;
+  readonly access: AccessControl;
+  readonly allowedMethods: readonly string[];
+  readonly requiredPermission: Dyn<Permission> | null;
+  readonly customLogFields: CustomLogFields;
+  readonly modifiers: Modifiers;
+  readonly cors: CorsConfig | null;
+  readonly errorHandlers: readonly ErrorHandlerConfig[];
+  readonly endpoints: readonly EndpointConfig[];
+}
+
+export interface EndpointConfig {
+  /** The label as written, e.g. `/users/{id}`. */
+  readonly pattern: string;
+  /** Server, api and endpoint paths joined, e.g. `/v1/users/{id}`. */
+  readonly path: string;
+  readonly range: Range;
+  /** Upper case; `*` expanded to the seven standard methods. */
+  readonly allowedMethods: readonly string[];
+  /** Bytes. */
+  readonly requestBodyLimit: number;
+  readonly access: AccessControl;
+  /** The endpoint's own, else the api's. */
+  readonly requiredPermission: Dyn<Permission> | null;
+  readonly customLogFields: CustomLogFields;
+  readonly modifiers: Modifiers;
+  readonly proxies: readonly ProxyConfig[];
+  readonly requests: readonly RequestConfig[];
+  readonly response: ResponseConfig | null;
+  /**
+   * Proxy and request names in stages: every block of a stage depends only on blocks of
+   * earlier stages (via `backend_responses.<name>`), so a stage runs in parallel.
+   */
+  readonly stages: readonly (readonly string[])[];
+  readonly errorHandlers: readonly ErrorHandlerConfig[];
+}
+
+export interface ProxyConfig {
+  /** The label, or `default`. */
+  readonly name: string;
+  readonly range: Range;
+  /** A key of `GatewayConfig.backends`. */
+  readonly backend: string;
+  readonly url: Dyn<string> | null;
+  readonly expectedStatus: readonly number[] | null;
+  readonly websockets: boolean;
+  readonly modifiers: Modifiers;
+  /** Names of the proxy/request blocks whose responses this one reads. */
+  readonly dependsOn: readonly string[];
+}
+
+export interface RequestConfig {
+  readonly name: string;
+  readonly range: Range;
+  readonly backend: string;
+  readonly url: Dyn<string> | null;
+  readonly method: Dyn<string>;
+  readonly body: Dyn<string> | null;
+  readonly jsonBody: Dyn<JsonValue> | null;
+  readonly formBody: Dyn<JsonObject> | null;
+  readonly headers: Dyn<ModifierMap> | null;
+  readonly queryParams: Dyn<ModifierMap> | null;
+  readonly expectedStatus: readonly number[] | null;
+  readonly dependsOn: readonly string[];
+}
+
+export interface ResponseConfig {
+  readonly range: Range;
+  readonly status: Dyn<number>;
+  readonly body: Dyn<string> | null;
+  readonly jsonBody: Dyn<JsonValue> | null;
+  readonly headers: Dyn<ModifierMap> | null;
+}
+
+export interface ErrorHandlerConfig {
+  readonly range: Range;
+  /** Error types handled; `*` when the block has no label. */
+  readonly kinds: readonly string[];
+  readonly customLogFields: CustomLogFields;
+  readonly modifiers: Modifiers;
+  readonly proxies: readonly ProxyConfig[];
+  readonly requests: readonly RequestConfig[];
+  readonly response: ResponseConfig | null;
+  readonly stages: readonly (readonly string[])[];
+  readonly errorHandlers: readonly ErrorHandlerConfig[];
+}
+
+export interface BackendConfig {
+  readonly name: string;
+  /** Inline (`backend {}` in a proxy/request, or only a url): named `anonymous_<line>_<col>`. */
+  readonly anonymous: boolean;
+  readonly range: Range;
+  /** `scheme://host[:port]`; null for a url-only backend whose url is evaluated per request. */
+  readonly origin: string | null;
+  readonly hostname: Dyn<string> | null;
+  readonly path: Dyn<string> | null;
+  readonly pathPrefix: Dyn<string> | null;
+  readonly basicAuth: Dyn<string> | null;
+  /** Milliseconds. */
+  readonly connectTimeout: number;
+  readonly timeout: number;
+  readonly ttfbTimeout: number;
+  readonly disableCertificateValidation: boolean;
+  readonly disableConnectionReuse: boolean;
+  readonly http2: boolean;
+  /** 0 means unlimited. */
+  readonly maxConnections: number;
+  readonly proxy: string | null;
+  readonly useWhenUnhealthy: boolean;
+  /** Overrides of the settings of the same name; null when not set here. */
+  readonly caFile: string | null;
+  readonly noProxyFromEnv: boolean | null;
+  readonly customLogFields: CustomLogFields;
+  readonly modifiers: Modifiers;
+  readonly health: HealthConfig | null;
+}
+
+export interface HealthConfig {
+  readonly expectedStatus: readonly number[];
+  readonly expectedText: string | null;
+  readonly failureThreshold: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Milliseconds. */
+  readonly interval: number;
+  readonly path: string | null;
+  /** Milliseconds; never more than the interval. */
+  readonly timeout: number;
+}

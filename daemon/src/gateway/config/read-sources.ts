@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse, type Body } from '../../hcl/index.js';
+import type { Diagnostics } from './diagnostics.js';
+
+export interface SourceFile {
+  readonly path: string;
+  readonly sha256: string;
+}
+
+export interface ParsedFile {
+  readonly path: string;
+  readonly body: Body;
+  /** False when the file had syntax errors: its body is partial and is not merged. */
+  readonly clean: boolean;
+}
+
+/**
+ * Reads and parses every file in order; a directory stands for its `*.hcl` files in name
+ * order (as `-d` does). Unreadable files and invalid UTF-8 are diagnostics, like syntax
+ * errors, so one run reports every broken file.
+ */
+export async function readSources(paths: readonly string[], diags: Diagnostics): Promise<{ files: ParsedFile[]; sources: SourceFile[] }> {
+  const files: ParsedFile[] = [];
+  const sources: SourceFile[] = [];
+  for (const path of await expandDirectories(paths, diags)) {
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(path);
+    } catch (error) {
+      diags.error(`${path}: ${reason(error)}`, '');
+      continue;
+    }
+    sources.push({ path, sha256: createHash('sha256').update(bytes).digest('hex') });
+    const source = bytes.toString('utf8');
+    const before = diags.list.length;
+    checkEncoding(path, bytes, source, diags);
+    const parsed = parse(source, path);
+    diags.add(parsed.diagnostics);
+    files.push({ path, body: parsed.body, clean: diags.list.length === before });
+  }
+  return { files, sources };
+}
+
+async function expandDirectories(paths: readonly string[], diags: Diagnostics): Promise<string[]> {
+  const out: string[] = [];
+  for (const path of paths) {
+    let isDirectory = false;
+    try {
+      isDirectory = (await stat(path)).isDirectory();
+    } catch {
+      // Reported when the file is read, with the reason.
+    }
+    if (!isDirectory) {
+      out.push(path);
+      continue;
+    }
+    const names = (await readdir(path)).filter((n) => n.endsWith('.hcl')).sort();
+    if (names.length === 0) diags.error(`${path}: directory holds no *.hcl file`, '');
+    out.push(...names.map((n) => join(path, n)));
+  }
+  return out;
+}
+
+/** Invalid UTF-8 is reported at the first bad byte, with upstream's wording. */
+function checkEncoding(path: string, bytes: Buffer, source: string, diags: Diagnostics): void {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return;
+  } catch {
+    // Fall through to locate the first replacement character.
+  }
+  const bad = Math.max(source.indexOf('\ufffd'), 0);
+  const before = source.slice(0, bad);
+  const line = before.split('\n').length;
+  const column = [...before.slice(before.lastIndexOf('\n') + 1)].length + 1;
+  const start = { line, column, byte: Buffer.byteLength(before) };
+  diags.error(
+    'Invalid character encoding',
+    'All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.',
+    { filename: path, start, end: { line, column: column + 1, byte: start.byte + 1 } },
+  );
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'file not found';
+  if (code === 'EACCES') return 'permission denied';
+  if (code === 'EISDIR') return 'is a directory';
+  return error instanceof Error ? error.message : String(error);
+}
