@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateSource } from './index.js';
+import { evaluateSource, formatDiagnostic, HclError, standardFunctions, type FunctionTable, type HclFunction } from './index.js';
 import { evalErrors } from './test-helpers.js';
 
 // Tuples, objects, for expressions, splats, index and attribute access, as the upstream
@@ -7,6 +7,16 @@ import { evalErrors } from './test-helpers.js';
 
 const ev = (src: string, vars: Record<string, unknown> = {}): unknown => evaluateSource(src, vars);
 const problems = (src: string, vars: Record<string, unknown> = {}): string[] => evalErrors(src, vars).map((e) => e.replace(/^[^:]+:[^:]+: /, ''));
+
+function problemsWith(src: string, functions: FunctionTable): string[] {
+  try {
+    evaluateSource(src, {}, functions);
+    return [];
+  } catch (error) {
+    if (!(error instanceof HclError)) throw error;
+    return error.diagnostics.map((d) => formatDiagnostic(d).replace(/^[^:]+:[^:]+: /, ''));
+  }
+}
 
 describe('conformance: collection constructors', () => {
   it('accepts a trailing comma and newlines between items', () => {
@@ -230,6 +240,27 @@ describe('conformance: function calls', () => {
     expect(problems('to_upper(["a", "b"]...)')[0]).toMatch(/^Too many function arguments;/);
     expect(problems('to_upper()')[0]).toMatch(/^Not enough function arguments;/);
     expect(problems('to_uper("a")')[0]).toMatch(/^Call to unknown function; There is no function named "to_uper"\. Did you mean "to_upper"\?/);
+  });
+
+  it('checks the argument count before evaluating the arguments', () => {
+    expect(problems('to_upper(nope, 2)')).toEqual(['Too many function arguments; Function "to_upper" expects only 1 argument(s).']);
+    expect(problems('join(",")')[0]).toMatch(/^Error in function call; Call to function "join" failed:/);
+  });
+
+  it('points argument errors at the start of the argument', () => {
+    expect(evalErrors('to_upper([1])')[0]).toMatch(/^e:1,10-11: Invalid function argument; Invalid value for "str" parameter: string required\.$/);
+    expect(evalErrors('to_upper(1, {a = 1})')[0]).toMatch(/^e:1,13-14: Too many function arguments;/);
+  });
+
+  it('reports only the first null argument', () => {
+    expect(problems('substr(null, null, 1)')).toEqual(['Invalid function argument; Invalid value for "str" parameter: argument must not be null.']);
+  });
+
+  it('tells an unknown namespace from an unknown name in a namespace', () => {
+    expect(problems('ns::f(1)')).toEqual(['Call to unknown function; There are no functions in namespace "ns::".']);
+    const fns = { 'ns::upper': standardFunctions['to_upper'] as HclFunction };
+    expect(problemsWith('ns::uper("a")', fns)).toEqual(['Call to unknown function; There is no function named "uper" in namespace ns::. Did you mean ns::upper?']);
+    expect(evaluateSource('ns::upper("a")', {}, fns)).toBe('A');
   });
 
   it('keeps functions and variables in separate namespaces', () => {

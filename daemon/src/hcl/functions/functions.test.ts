@@ -43,11 +43,12 @@ describe('function library', () => {
 
   it('checks argument counts and types, naming the function and parameter', () => {
     expect(evalErrors('substr("a", 1)')).toEqual(['e:1,14-15: Not enough function arguments; Function "substr" expects 3 argument(s). Missing value for "length".']);
-    expect(evalErrors('to_upper("a", "b")')).toEqual(['e:1,15-18: Too many function arguments; Function "to_upper" expects only 1 argument(s).']);
-    expect(evalErrors('to_upper([1])')).toEqual(['e:1,10-13: Invalid function argument; Invalid value for "str" parameter: string required.']);
+    expect(evalErrors('to_upper("a", "b")')).toEqual(['e:1,16-17: Too many function arguments; Function "to_upper" expects only 1 argument(s).']);
+    // Like upstream, an argument error points at the argument's start (its opening bracket, a string's text).
+    expect(evalErrors('to_upper([1])')).toEqual(['e:1,10-11: Invalid function argument; Invalid value for "str" parameter: string required.']);
     expect(evalErrors('to_upper(null)')).toEqual(['e:1,10-14: Invalid function argument; Invalid value for "str" parameter: argument must not be null.']);
-    expect(evalErrors('length({a = 1})')).toEqual(['e:1,8-15: Invalid function argument; Invalid value for "collection" parameter: collection must be a list, a map or a tuple.']);
-    expect(evalErrors('to_number("x")')).toEqual(['e:1,11-14: Invalid function argument; Invalid value for "num" parameter: cannot convert "x" to number; given string must be a decimal representation of a number.']);
+    expect(evalErrors('length({a = 1})')).toEqual(['e:1,8-9: Invalid function argument; Invalid value for "collection" parameter: collection must be a list, a map or a tuple.']);
+    expect(evalErrors('to_number("x")')).toEqual(['e:1,12-13: Invalid function argument; Invalid value for "num" parameter: cannot convert "x" to number; given string must be a decimal representation of a number.']);
     expect(evalErrors('relative_url("x")')[0]).toContain('Invalid value for "s" parameter: invalid url given');
     expect(evalErrors('nope(1)')).toEqual(['e:1,1-5: Call to unknown function; There is no function named "nope".']);
     expect(evalErrors('jwt_sign("a", {})')).toEqual(['e:1,1-9: Call to unknown function; There is no function named "jwt_sign".']);
