@@ -116,9 +116,18 @@ describe('conformance: comparison and logic', () => {
     expect(problems('"yes" || true')[0]).toMatch(/a bool is required/);
   });
 
-  it('short-circuits && and ||', () => {
+  it('short-circuits && and ||, dropping the errors of the side that did not decide', () => {
     expect(ev('false && missing.thing')).toBe(false);
     expect(ev('true || 1 / 0 > "x"')).toBe(true);
+    // Either side can decide, so an error on the other side is dropped too.
+    expect(ev('missing || true')).toBe(true);
+    expect(ev('n || true', { n: null })).toBe(true);
+    expect(problems('n && true', { n: null })[0]).toMatch(/argument must not be null/);
+  });
+
+  it('still type-checks both operands of && and ||', () => {
+    expect(problems('false && 5')).toEqual(['Invalid operand; Unsuitable value for right operand: bool required.']);
+    expect(problems('true || "maybe"')).toEqual(['Invalid operand; Unsuitable value for right operand: a bool is required.']);
   });
 });
 

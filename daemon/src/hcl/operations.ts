@@ -1,5 +1,6 @@
 import type { BinaryOperator, Expression } from './ast.js';
 import { convert, ConversionError } from './convert.js';
+import { hasErrors, type Diagnostic } from './diagnostics.js';
 import type { EvalContext } from './eval-context.js';
 import { HclNumber, NumberRangeError } from './number.js';
 import { HclNull, HclUnknown, UNKNOWN, valuesEqual, type HclType, type HclValue } from './values.js';
@@ -12,13 +13,32 @@ const OPERAND_TYPE: Record<BinaryOperator, HclType> = {
   '+': 'number', '-': 'number', '*': 'number', '/': 'number', '%': 'number',
 };
 
+/**
+ * A binary operation as upstream evaluates it: both operands are always evaluated and
+ * converted (a wrongly typed operand is an error even where && or || would not need it);
+ * then && and || decide from one side where they can, keeping only that side's errors.
+ */
 export function evalBinary(ctx: EvalContext, expr: Extract<Expression, { kind: 'binary' }>, evaluate: Evaluator): HclValue {
   const { op } = expr;
   const want = OPERAND_TYPE[op];
-  const lhs = operand(ctx, evaluate(ctx, expr.lhs), want, 'left', expr.lhs);
-  // && and || skip the right side when the left already decides (upstream short-circuits too).
-  if ((op === '&&' && lhs === false) || (op === '||' && lhs === true)) return lhs;
-  const rhs = operand(ctx, evaluate(ctx, expr.rhs), want, 'right', expr.rhs);
+  const left = ctx.isolated(() => evaluate(ctx, expr.lhs));
+  const right = ctx.isolated(() => evaluate(ctx, expr.rhs));
+  const conversionErrors = ctx.diags.length;
+  const lhs = operand(ctx, left.result, want, 'left', expr.lhs);
+  const rhs = operand(ctx, right.result, want, 'right', expr.rhs);
+  if (ctx.diags.length > conversionErrors) {
+    ctx.diags.push(...left.diags, ...right.diags);
+    return UNKNOWN;
+  }
+  if (op === '&&' || op === '||') {
+    const decided = shortCircuit(op === '||', lhs, rhs, left.diags, right.diags);
+    if (decided) {
+      ctx.diags.push(...decided.diags);
+      return decided.result;
+    }
+  }
+  ctx.diags.push(...left.diags, ...right.diags);
+  if (hasErrors(left.diags) || hasErrors(right.diags)) return UNKNOWN;
   if (lhs instanceof HclUnknown || rhs instanceof HclUnknown) return UNKNOWN;
   if (op === '==') return valuesEqual(lhs, rhs);
   if (op === '!=') return !valuesEqual(lhs, rhs);
@@ -45,6 +65,18 @@ export function evalBinary(ctx: EvalContext, expr: Extract<Expression, { kind: '
     if (error instanceof NumberRangeError) return ctx.error('Operation failed', `Error during operation: ${error.message}.`, expr.range);
     throw error;
   }
+}
+
+/** Upstream's short-circuit rules for || (`controlling` true) and && (false): the first side that decides wins. */
+function shortCircuit(controlling: boolean, lhs: HclValue, rhs: HclValue, lhsDiags: Diagnostic[], rhsDiags: Diagnostic[]): { result: HclValue; diags: Diagnostic[] } | undefined {
+  const lhsKnown = !(lhs instanceof HclUnknown);
+  const rhsKnown = !(rhs instanceof HclUnknown);
+  if (!lhsKnown && !rhsKnown) return hasErrors(lhsDiags) ? undefined : { result: UNKNOWN, diags: lhsDiags };
+  if (lhs === controlling) return { result: controlling, diags: lhsDiags };
+  if (rhs === controlling) return { result: controlling, diags: rhsDiags };
+  if (!lhsKnown && rhs === !controlling) return { result: UNKNOWN, diags: lhsDiags };
+  if (!rhsKnown && lhs === !controlling) return { result: UNKNOWN, diags: rhsDiags };
+  return undefined;
 }
 
 function operand(ctx: EvalContext, v: HclValue, want: HclType, side: 'left' | 'right' | 'unary', expr: Expression): HclValue {
