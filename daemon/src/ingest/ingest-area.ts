@@ -93,6 +93,7 @@ export const INGEST_WORKER_AREA: Area = {
         store: ctx.store,
         logger: ctx.logger.child({ component: 'ingest-worker' }),
         pollIntervalMs: settings.ingestPollIntervalMs,
+        leaseMs: settings.ingestLeaseMs,
         stopGraceMs: ctx.settings.shutdownTimeoutMs / 2,
         onFinished: ({ job, deliveryId }) => {
           notify.jobChanged(job);

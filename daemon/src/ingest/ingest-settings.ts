@@ -15,6 +15,7 @@ export interface IngestSettings {
   retentionIntervalMs: number;
   uploadMaxBytes: number;
   ingestPollIntervalMs: number;
+  ingestLeaseMs: number;
 }
 
 const text = z
@@ -49,6 +50,7 @@ const envSchema = z.object({
   SERVICE_RETENTION_INTERVAL_S: seconds(3600, 86400 * 7),
   SERVICE_UPLOAD_MAX_BYTES: number(50 * 1024 * 1024, 1, 2 ** 31, true),
   SERVICE_INGEST_POLL_INTERVAL_S: seconds(1, 3600),
+  SERVICE_INGEST_LEASE_S: seconds(300, 86400),
 });
 
 function parseJsonObject(value: string | undefined, ctx: z.RefinementCtx): unknown {
@@ -85,5 +87,6 @@ export function readIngestSettings(env: NodeJS.ProcessEnv): IngestSettings {
     retentionIntervalMs: e.SERVICE_RETENTION_INTERVAL_S,
     uploadMaxBytes: e.SERVICE_UPLOAD_MAX_BYTES,
     ingestPollIntervalMs: e.SERVICE_INGEST_POLL_INTERVAL_S,
+    ingestLeaseMs: e.SERVICE_INGEST_LEASE_S,
   };
 }

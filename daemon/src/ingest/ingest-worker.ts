@@ -9,7 +9,6 @@ import type { JobRow } from './records.js';
 
 /** A job whose worker died this many times is failed rather than retried again. */
 export const MAX_JOB_ATTEMPTS = 3;
-const JOB_LEASE_MS = 5 * 60_000;
 
 const CLAIM = (skipLocked: boolean) => `UPDATE ingest_jobs SET status = 'RUNNING', attempts = attempts + 1, lease_owner = ?, lease_token = ?, lease_expires_at = ?, updated_at = ?
 WHERE ingest_job_id IN (
@@ -23,6 +22,8 @@ export interface IngestWorkerOptions {
   store: () => Store;
   logger: Logger;
   pollIntervalMs: number;
+  /** How long a claimed job stays with this worker before another may take it (a crash). */
+  leaseMs?: number;
   stopGraceMs: number;
   clock?: () => number;
   poll?: boolean;
@@ -69,7 +70,7 @@ export class IngestWorker implements Component {
     const store = this.#opts.store();
     const now = this.#clock();
     const token = randomBytes(12).toString('hex');
-    const [job] = await store.all<JobRow>(CLAIM(store.kind === 'postgres'), [this.workerId, token, now + JOB_LEASE_MS, now, now]);
+    const [job] = await store.all<JobRow>(CLAIM(store.kind === 'postgres'), [this.workerId, token, now + (this.#opts.leaseMs ?? 5 * 60_000), now, now]);
     if (!job) return null;
     this.#opts.onStarted?.(job);
     await this.#execute(store, job, token);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable, Store } from '../store/types.js';
 import { ApiError } from './api-error.js';
+import { faultPoint } from './fault-point.js';
 import { insertOutboxRow } from './outbox.js';
 import { datasetRead, jobRead, type DatasetRow, type JobRow } from './records.js';
 import { eventFor, isTerminal, type CallbackConfig, type DatasetRead, type IngestJobRead, type JobKind, type JobStatus, type Scope, type TerminalStatus } from './types.js';
@@ -206,6 +207,7 @@ export async function finishJob(
   }
   const updated = await tx.run(`UPDATE ingest_jobs SET ${sets.join(', ')} WHERE ${where}`, params);
   if (updated.changes === 0) return null;
+  faultPoint('finish-job:after-status');
   const row = (await tx.get<JobRow>('SELECT * FROM ingest_jobs WHERE ingest_job_id = ?', [jobId]))!;
   const job = jobRead(row);
   if (row.callback_url === null) return { job, deliveryId: null };
@@ -215,6 +217,7 @@ export async function finishJob(
     event: eventFor(status),
     now,
   });
+  faultPoint('finish-job:after-outbox');
   return { job, deliveryId };
 }
 

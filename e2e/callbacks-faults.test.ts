@@ -1,0 +1,175 @@
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobStore } from '../daemon/src/ingest/job-store.js';
+import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from '../daemon/src/ingest/testing/https-receiver.js';
+import { seedDeliveries } from '../daemon/src/ingest/testing/ingest-fixture.js';
+import { PostgresStore, quoteIdent } from '../daemon/src/store/postgres-store.js';
+import { SqliteStore } from '../daemon/src/store/sqlite-store.js';
+import { postgresReachable, TEST_POSTGRES_URL } from '../daemon/src/store/testing/databases.js';
+import type { Store } from '../daemon/src/store/types.js';
+import { startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+
+const withPostgres = await postgresReachable();
+const KINDS = withPostgres ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+const scope = { tenantId: 'acme', workspaceId: 'main' };
+let tls: TestTls;
+let receiver: TestReceiver;
+beforeAll(async () => {
+  tls = makeTestTls();
+  receiver = await startReceiver(tls);
+});
+afterAll(async () => {
+  await receiver.close();
+  tls.dispose();
+});
+
+/** One database shared by daemons started one after another; the test opens it too. */
+class Cluster {
+  daemons: DaemonHandle[] = [];
+  dataDir: string | undefined;
+  schema: string | null = null;
+  store: Store | null = null;
+  constructor(readonly kind: 'sqlite' | 'postgres') {}
+
+  async env(extra: Record<string, string>): Promise<Record<string, string>> {
+    const env: Record<string, string> = {
+      SERVICE_CALLBACK_CA_FILE: tls.caFile,
+      SERVICE_CALLBACK_ALLOW_HOSTS: '127.0.0.1',
+      SERVICE_CALLBACK_POLL_INTERVAL_S: '0.05',
+      SERVICE_INGEST_POLL_INTERVAL_S: '0.05',
+      SERVICE_INGEST_LEASE_S: '1',
+      ...extra,
+    };
+    if (this.kind === 'postgres') {
+      if (!this.schema) {
+        this.schema = `portico_fault_${Math.random().toString(16).slice(2, 10)}`;
+        const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+        await client.connect();
+        await client.query(`CREATE SCHEMA ${quoteIdent(this.schema)}`);
+        await client.end();
+      }
+      const url = new URL(TEST_POSTGRES_URL);
+      url.searchParams.set('options', `-c search_path=${this.schema}`);
+      env.PORTICO_DATABASE_URL = url.toString();
+    }
+    return env;
+  }
+
+  async start(mode: string, extra: Record<string, string> = {}, wait = true): Promise<DaemonHandle> {
+    const d = await startDaemon({ args: ['--mode', mode], env: await this.env(extra), ...(this.dataDir ? { dataDir: this.dataDir } : {}), noWait: !wait });
+    this.dataDir ??= d.dataDir;
+    this.daemons.push(d);
+    return d;
+  }
+
+  async open(): Promise<Store> {
+    this.store ??= this.kind === 'postgres' ? await PostgresStore.connect({ url: TEST_POSTGRES_URL, schema: this.schema! }) : new SqliteStore({ file: join(this.dataDir!, 'portico.db') });
+    return this.store;
+  }
+
+  async dispose(): Promise<void> {
+    await this.store?.close();
+    for (const d of [...this.daemons].reverse()) await d.dispose();
+    if (this.schema) {
+      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${quoteIdent(this.schema)} CASCADE`);
+      await client.end();
+    }
+  }
+}
+
+async function queueJobs(store: Store, n: number, url: string): Promise<string[]> {
+  const jobs = new JobStore(store);
+  const ds = await jobs.createDataset(scope, 'faults');
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const job = await jobs.createJob(scope, { datasetId: ds.dataset_id, jobKind: 'SAMPLE_REFRESH', tableId: null, fileId: null, request: {}, callback: { url, secret: 's', headers: {} } });
+    ids.push(job.ingest_job_id);
+  }
+  return ids;
+}
+
+/** The outbox invariant: a job is terminal exactly when it has its one row. */
+async function checkInvariant(store: Store): Promise<{ terminal: number; rows: number }> {
+  const jobs = await store.all<{ ingest_job_id: string; status: string; n: number }>(
+    `SELECT j.ingest_job_id, j.status, (SELECT COUNT(*) FROM ingest_callback_outbox o WHERE o.ingest_job_id = j.ingest_job_id) AS n FROM ingest_jobs j`,
+  );
+  let terminal = 0;
+  for (const j of jobs) {
+    const isTerminal = ['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(j.status);
+    expect({ job: j.ingest_job_id, status: j.status, rows: Number(j.n) }).toEqual({ job: j.ingest_job_id, status: j.status, rows: isTerminal ? 1 : 0 });
+    if (isTerminal) terminal += 1;
+  }
+  const orphans = await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM ingest_callback_outbox o WHERE NOT EXISTS (SELECT 1 FROM ingest_jobs j WHERE j.ingest_job_id = o.ingest_job_id)');
+  expect(Number(orphans!.n)).toBe(0);
+  return { terminal, rows: terminal };
+}
+
+describe.each(KINDS)('crashes around the status change on %s', (kind) => {
+  it.each(['finish-job:after-status', 'finish-job:after-outbox'])('kill -9 at %s leaves neither write; the job then finishes with exactly one row', async (point) => {
+    const cluster = new Cluster(kind);
+    try {
+      const first = await cluster.start('ingest-worker', { PORTICO_FAULT_POINT: point });
+      const store = await cluster.open();
+      const jobId = (await queueJobs(store, 1, `${receiver.url}/fault`))[0]!;
+      const code = await first.exited();
+      expect(code).toBeNull(); // killed by SIGKILL, not exited
+      expect((await store.get<{ status: string }>('SELECT status FROM ingest_jobs WHERE ingest_job_id = ?', [jobId]))!.status).toBe('RUNNING');
+      await checkInvariant(store);
+      await cluster.start('all');
+      await waitUntil(async () => (await store.get<{ status: string }>("SELECT status FROM ingest_callback_outbox WHERE ingest_job_id = ?", [jobId]))?.status === 'DELIVERED', 20_000);
+      const job = (await store.get<{ status: string; attempts: number }>('SELECT status, attempts FROM ingest_jobs WHERE ingest_job_id = ?', [jobId]))!;
+      expect(job).toEqual({ status: 'FAILED', attempts: 2 });
+      await checkInvariant(store);
+    } finally {
+      await cluster.dispose();
+    }
+  });
+
+  it('random kill -9 of ingest workers never separates a terminal status from its row', async () => {
+    const cluster = new Cluster(kind);
+    try {
+      await cluster.start('ingest-worker');
+      const store = await cluster.open();
+      const ids = await queueJobs(store, 150, `${receiver.url}/storm`);
+      for (let round = 0; round < 4; round++) {
+        const victim = cluster.daemons.at(-1)!;
+        await new Promise((r) => setTimeout(r, 50 + Math.floor(Math.random() * 200)));
+        await victim.stop('SIGKILL');
+        await checkInvariant(store);
+        await cluster.start('ingest-worker');
+      }
+      await waitUntil(async () => (await checkInvariant(store)).terminal === ids.length, 60_000, () => 'every job terminal');
+    } finally {
+      await cluster.dispose();
+    }
+  });
+});
+
+describe('a callback worker killed mid-delivery (sqlite)', () => {
+  it('leaves the row to be delivered again after its lease; it ends DELIVERED', async () => {
+    const cluster = new Cluster('sqlite');
+    try {
+      const env = { SERVICE_CALLBACK_REQUEST_TIMEOUT_S: '3' };
+      const first = await cluster.start('callback-worker', env);
+      const store = await cluster.open();
+      let held = 0;
+      receiver.reply = (req) => (req.path === '/mid' && held++ === 0 ? { status: 200, delayMs: 60_000 } : { status: 200 });
+      const id = (await seedDeliveries(store, 1, `${receiver.url}/mid`))[0]!;
+      await waitUntil(() => receiver.received.some((r) => r.headers['webhook-id'] === id), 10_000);
+      await first.stop('SIGKILL');
+      const leased = (await store.get<{ status: string; attempts: number; lease_token: string | null }>('SELECT status, attempts, lease_token FROM ingest_callback_outbox WHERE id = ?', [id]))!;
+      expect(leased).toMatchObject({ status: 'PENDING', attempts: 0 });
+      expect(leased.lease_token).not.toBeNull();
+      await cluster.start('callback-worker', env);
+      await waitUntil(async () => (await store.get<{ status: string }>('SELECT status FROM ingest_callback_outbox WHERE id = ?', [id]))?.status === 'DELIVERED', 30_000);
+      expect(receiver.received.filter((r) => r.headers['webhook-id'] === id)).toHaveLength(2);
+      expect(await store.get('SELECT attempts FROM ingest_callback_outbox WHERE id = ?', [id])).toEqual({ attempts: 1 });
+    } finally {
+      receiver.reply = () => ({ status: 200, body: 'ok' });
+      await cluster.dispose();
+    }
+  });
+});
