@@ -73,7 +73,7 @@ describe('evaluate: errors', () => {
   it('reports unknown variables, attributes and bad indexes', () => {
     expect(evalErrors('nope')).toEqual(['e:1,1-5: Unknown variable; There is no variable named "nope".']);
     expect(evalErrors('obj.nme', vars)).toEqual(['e:1,4-8: Unsupported attribute; This object does not have an attribute named "nme".']);
-    expect(evalErrors('obj.tags[5]', vars)).toEqual(['e:1,9-12: Invalid index; The given key does not identify an element in this collection value.']);
+    expect(evalErrors('obj.tags[5]', vars)).toEqual(['e:1,9-12: Invalid index; The given key does not identify an element in this collection value: the given index is greater than or equal to the length of the collection.']);
     expect(evalErrors('s.x', vars)).toEqual(["e:1,2-4: Unsupported attribute; Can't access attributes on a primitive-typed value (string)."]);
     expect(evalErrors('nothing.x', vars)).toEqual(['e:1,8-10: Attempt to get attribute from null value; This value is null, so it does not have any attributes.']);
   });

@@ -23,8 +23,6 @@ export function startRange(expr: Expression): Range {
       return expr.symbolRange;
     case 'template':
       return expr.parts[0] ? startRange(expr.parts[0]) : expr.range;
-    case 'templateWrap':
-      return startRange(expr.wrapped);
     case 'templateJoin':
       return expr.tuple.openRange;
     case 'index':

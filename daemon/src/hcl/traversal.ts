@@ -3,7 +3,6 @@ import { convert, ConversionError } from './convert.js';
 import type { Range } from './diagnostics.js';
 import type { EvalContext } from './eval-context.js';
 import { HclNumber } from './number.js';
-import { suggest } from './parse-template.js';
 import { HclMap, HclNull, HclSeq, HclUnknown, UNKNOWN, typeName, typeOf, type HclValue } from './values.js';
 
 export function applySteps(ctx: EvalContext, value: HclValue, steps: readonly Traverser[]): HclValue {
@@ -22,9 +21,9 @@ export function getAttr(ctx: EvalContext, obj: HclValue, name: string, range: Ra
   if (obj instanceof HclMap) {
     const v = obj.entries.get(name);
     if (v !== undefined) return v;
-    if (obj.kind === 'map') return ctx.error('Missing map element', `This map does not have an element with the key "${name}".`, range);
-    const hint = suggest(name, [...obj.entries.keys()]);
-    return ctx.error('Unsupported attribute', `This object does not have an attribute named "${name}".${hint ? ` Did you mean "${hint}"?` : ''}`, range);
+    if (obj.kind === 'map') return ctx.error('Missing map element', `This map does not have an element with the key ${JSON.stringify(name)}.`, range);
+    // Upstream's attribute errors carry no "did you mean" (only unknown variables and functions do).
+    return ctx.error('Unsupported attribute', `This object does not have an attribute named ${JSON.stringify(name)}.`, range);
   }
   if (obj instanceof HclSeq) {
     const elemIsObject = obj.kind !== 'tuple' && typeof obj.elem !== 'string' && obj.elem.kind === 'object';
@@ -58,8 +57,12 @@ export function index(ctx: EvalContext, coll: HclValue, key: HclValue, range: Ra
       if (error instanceof ConversionError) return invalid(`${notFound}: ${error.message}.`);
       throw error;
     }
+    // Infinities land here too, as upstream's big.Float has no integer for them either.
     const i = (k as HclNumber).toBigInt();
-    if (i === undefined || i < 0n || i >= BigInt(coll.items.length)) return invalid(`${notFound}.`);
+    if (i === undefined) return invalid(`${notFound}: indexing a sequence requires a whole number, but the given index has a fractional part.`);
+    if (i < 0n) return invalid(`${notFound}: a negative number is not a valid index for a sequence.`);
+    if (coll.items.length === 0) return invalid(`${notFound}: the collection has no elements.`);
+    if (i >= BigInt(coll.items.length)) return invalid(`${notFound}: the given index is greater than or equal to the length of the collection.`);
     return coll.items[Number(i)] as HclValue;
   }
   if (coll instanceof HclMap) {
