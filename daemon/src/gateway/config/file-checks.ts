@@ -16,9 +16,9 @@ export class FileChecks {
 
   constructor(private readonly diags: Diagnostics) {}
 
-  /** Every path checked so far, for reload watchers. */
+  /** Every path checked so far, sorted, for reload watchers. */
   get referenced(): string[] {
-    return [...this.seen];
+    return [...this.seen].sort();
   }
 
   /** The absolute path, or null when the attribute is absent or the file is unusable (then reported). */
