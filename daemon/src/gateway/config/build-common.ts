@@ -80,7 +80,7 @@ export function unique<T>(items: readonly T[]): T[] {
  */
 export function joinPaths(base: string, path: string): string {
   const joined = posix.join('/', base, path);
-  return path.endsWith('/') && joined !== '/' ? `${joined}/` : joined;
+  return path.endsWith('/') && !joined.endsWith('/') ? `${joined}/` : joined;
 }
 
 /** A base_path: must not contain `.` or `..` segments (they would escape the prefix). */
