@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -57,6 +57,47 @@ describe('portico CLI', () => {
     expect(bad.stderr).toMatch(/syntax\.hcl:\d+,\d+-\d+: /);
     expect(bad.stderr).toContain(`${join(dir, 'structure.hcl')}:2,3-8: Unsupported argument; An argument named "hostz" is not expected here.`);
     expect(bad.stderr).toContain(`${join(dir, 'structure.hcl')}:3,3-11: Missing pattern for endpoint; All endpoint blocks must have 1 labels (pattern).`);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('config check loads several files and directories as one configuration, as the daemon would', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portico-check-'));
+    const conf = join(dir, 'conf.d');
+    mkdirSync(conf);
+    writeFileSync(join(dir, 'routes.hcl'), 'server {\n  endpoint "/api/**" {\n    proxy {\n      backend = "api"\n    }\n  }\n}\n');
+    writeFileSync(join(conf, 'backends.hcl'), 'definitions {\n  backend "api" {\n    origin = env.API_ORIGIN\n    timeout = "30s"\n  }\n}\n');
+    writeFileSync(join(conf, 'defaults.hcl'), 'defaults {\n  environment_variables = { API_ORIGIN = "http://127.0.0.1:9" }\n}\n');
+    const merged = await runPortico(['config', 'check', join(dir, 'routes.hcl'), conf]);
+    expect(merged.stderr).toBe('');
+    expect(merged.code).toBe(0);
+    expect(merged.stdout.trim()).toBe('ok');
+
+    // Alone, the routes name a backend nothing defines; with a bad environment, the origin is refused where it is written.
+    const alone = await runPortico(['config', 'check', join(dir, 'routes.hcl')]);
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toContain(`${join(dir, 'routes.hcl')}:4,17-22: Undefined backend; backend reference 'api' is not defined in definitions.`);
+    const badEnv = await runPortico(['config', 'check', join(dir, 'routes.hcl'), conf], { env: { API_ORIGIN: 'ftp://x' } });
+    expect(badEnv.code).toBe(1);
+    expect(badEnv.stderr).toContain(`${join(conf, 'backends.hcl')}:3,14-28: Invalid backend.origin value; valid http scheme required for origin: "ftp://x"`);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('config check reports model errors of every kind in one run, in file order, with their positions', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portico-check-'));
+    writeFileSync(
+      join(dir, 'model.hcl'),
+      'server "a" {\n  hosts = ["*:8080"]\n  endpoint "/x" {\n  }\n}\nserver "b" {\n}\nsettings {\n  log_format = "xml"\n  default_port = "http"\n}\n',
+    );
+    const r = await runPortico(['config', 'check', join(dir, 'model.hcl')]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const file = join(dir, 'model.hcl');
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `${file}:3,3-16: Missing a 'default' proxy or request definition, or a response block; Each endpoint must produce a response: add a response block, or an unlabelled proxy or request block.`,
+      `${file}:6,1-11: Missing required argument; The argument "hosts" is required when there is more than one server block (server "b").`,
+      `${file}:9,16-21: Invalid attribute value; Invalid value for attribute "log_format": must be one of "common", "json", got "xml".`,
+      `${file}:10,18-24: Incorrect attribute value type; Inappropriate value for attribute "default_port": a number is required.`,
+    ]);
     rmSync(dir, { recursive: true, force: true });
   });
 
