@@ -46,6 +46,8 @@ export class HclNumber {
 
   /** Parses a decimal: optional sign, digits, optional fraction, optional exponent. Returns undefined when invalid. */
   static parse(text: string): HclNumber | undefined {
+    // Most literals are small integers: no regular expression needed for them.
+    if (text.length < 16 && SMALL_INTEGER.test(text)) return HclNumber.of(BigInt(text), 0);
     const m = NUMBER_RE.exec(text);
     if (!m) return undefined;
     const [, sign, int, frac = '', expText] = m;
@@ -180,6 +182,7 @@ export class NumberRangeError extends Error {
 const MAX_EXPONENT = 100_000;
 /** Roughly the 512 bits of precision upstream uses. */
 const DIVISION_DIGITS = 154;
+const SMALL_INTEGER = /^\d+$/;
 const NUMBER_RE = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
 function digitCount(n: bigint): number {

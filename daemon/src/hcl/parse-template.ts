@@ -30,7 +30,8 @@ const trimRight = (s: string): string => s.replace(/\s+$/u, '');
 
 function parseParts(p: Peeker, end: TokenType): Part[] {
   const parts: Part[] = [];
-  const startRange = p.nextRange();
+  // The token, not its range: the range is only needed for errors and for `""`.
+  const startToken = p.peek();
   let ltrimNext = false;
   let nextCanTrimPrev = false;
   let endRange: Range;
@@ -58,7 +59,7 @@ function parseParts(p: Peeker, end: TokenType): Part[] {
         const expr = parseExpression(p);
         const close = p.peek();
         if (close.type !== 'seqend') {
-          if (!p.recovery) interpCloseError(p, close.type, close.range, startRange, end);
+          if (!p.recovery) interpCloseError(p, close.type, close.range, startToken.range, end);
           p.recover('seqend');
         } else {
           p.read();
@@ -67,7 +68,7 @@ function parseParts(p: Peeker, end: TokenType): Part[] {
         p.popIncludeNewlines();
         parts.push({ kind: 'interp', expr, range: p.between(next.range, close.range) });
       } else {
-        ltrimNext = parseDirective(p, next.range, startRange, parts);
+        ltrimNext = parseDirective(p, next.range, startToken.range, parts);
         p.popIncludeNewlines();
       }
       continue;
@@ -78,7 +79,7 @@ function parseParts(p: Peeker, end: TokenType): Part[] {
   }
   if (parts.length === 0) {
     // `""` is one empty literal, located just after the opening quote.
-    parts.push({ kind: 'literal', value: '', range: emptyRangeOf(startRange, 'start') });
+    parts.push({ kind: 'literal', value: '', range: emptyRangeOf(startToken.range, 'start') });
   }
   parts.push({ kind: 'end', range: endRange });
   return parts;
