@@ -46,6 +46,18 @@ describe('reading configuration files', () => {
     ]);
   });
 
+  it('sorts problems by file in load order, then by position', async () => {
+    const { messages } = await load(
+      {
+        'conf.d/b.hcl': 'settings {\n  log_level = "loud"\n  log_format = "xml"\n}\n',
+        'conf.d/a.hcl': 'server {\n  hosts = "*"\n}\n',
+      },
+      {},
+      ['conf.d'],
+    );
+    expect(messages.map((m) => m.split(':').slice(0, 2).join(':'))).toEqual(['conf.d/a.hcl:2,11-14', 'conf.d/b.hcl:2,15-21', 'conf.d/b.hcl:3,16-21']);
+  });
+
   it('needs at least one file', async () => {
     expect((await loadGatewayConfig([], {})).diagnostics.map((d) => d.summary)).toEqual(['no configuration file given']);
   });
