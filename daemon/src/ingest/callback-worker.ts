@@ -87,25 +87,52 @@ export class CallbackWorker implements Component {
 
   /** Claims and delivers one batch; resolves with the number of rows claimed. */
   async runOnce(): Promise<number> {
+    const started = await this.#claimAndStart(this.#opts.batchSize);
+    await Promise.all(started);
+    return started.length;
+  }
+
+  /** Claims up to `limit` due rows and starts their deliveries; returns the started deliveries. */
+  async #claimAndStart(limit: number): Promise<Array<Promise<void>>> {
     const sender = this.#sender;
     if (!sender) throw new Error('callback worker not started');
     const now = this.#clock();
     const lease: Lease = { owner: this.workerId, token: randomBytes(12).toString('hex') };
-    const rows = await claimDue(this.#opts.store(), lease, now, now + leaseDurationMs(this.#opts.requestTimeoutMs), this.#opts.batchSize);
-    await Promise.all(rows.map((row) => this.#track(this.#deliver(sender, row, lease))));
-    return rows.length;
+    const rows = await claimDue(this.#opts.store(), lease, now, now + leaseDurationMs(this.#opts.requestTimeoutMs), limit);
+    return rows.map((row) => this.#track(this.#deliver(sender, row, lease)));
   }
 
+  /**
+   * Keeps up to a batch of deliveries in flight: claims again once half the batch has finished,
+   * so a slow receiver holds one slot, not the whole worker (refilling per finished row would
+   * cost a claim statement per row); sleeps a poll interval when nothing is due.
+   */
   async #run(): Promise<void> {
+    const refillAt = Math.max(1, Math.floor(this.#opts.batchSize / 2));
     while (this.#running) {
+      const capacity = this.#opts.batchSize - this.#inFlight.size;
       let claimed = 0;
-      try {
-        claimed = await this.runOnce();
-      } catch (error) {
-        this.#opts.logger.error('callback worker poll failed', { error });
+      if (capacity >= refillAt || this.#inFlight.size === 0) {
+        try {
+          claimed = (await this.#claimAndStart(capacity)).length;
+        } catch (error) {
+          this.#opts.logger.error('callback worker poll failed', { error });
+        }
       }
-      if (claimed === 0 && this.#running) await this.#sleep(this.#opts.pollIntervalMs);
+      if (!this.#running) break;
+      const drained = capacity >= refillAt || this.#inFlight.size === 0 ? claimed < capacity : false;
+      if (drained) await this.#sleep(this.#opts.pollIntervalMs);
+      else await this.#nextCompletion();
     }
+  }
+
+  /** Resolves when one in-flight delivery finishes (or at stop). */
+  #nextCompletion(): Promise<void> {
+    if (this.#inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+      void Promise.race([...this.#inFlight]).then(resolve, resolve);
+    });
   }
 
   #sleep(ms: number): Promise<void> {
