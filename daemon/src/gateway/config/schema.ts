@@ -73,8 +73,6 @@ export const BLOCKS: Record<string, BlockSpec> = {
       base_path: s('string'),
       document_root: s('string', true),
       error_file: s('string'),
-      timeout: s('duration'),
-      set_request_headers: r('modifierMap'),
       ...ACCESS,
       ...LOG,
       ...RESPONSE_HEADER_MODIFIERS,
