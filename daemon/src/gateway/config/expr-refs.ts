@@ -97,6 +97,11 @@ function walk(e: Expression, locals: readonly string[], vars: VariableRef[], cal
     case 'parens':
       go(e.expr);
       return;
+    default: {
+      // A new kind of expression must be walked here, or its variables would go unseen.
+      const unhandled: never = e;
+      throw new Error(`unhandled expression ${JSON.stringify(unhandled)}`);
+    }
   }
 }
 
