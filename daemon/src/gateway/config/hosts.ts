@@ -20,7 +20,8 @@ export function serverHosts(block: Block, defaultPort: number, scope: LoadScope)
   const r = scope.reader(block.body, 'server');
   const list = r.value<string[]>('hosts');
   const expr = r.attr('hosts')?.expr;
-  if (list === undefined) return { block, hosts: [{ host: '*', port: defaultPort }], ranges: [headerRange(block)], explicit: r.has('hosts') };
+  // An empty list is no list, as for the peer: the default host, and required when there are several servers.
+  if (list === undefined || list.length === 0) return { block, hosts: [{ host: '*', port: defaultPort }], ranges: [headerRange(block)], explicit: false };
   const hosts: HostPort[] = [];
   const ranges: Range[] = [];
   list.forEach((text, i) => {

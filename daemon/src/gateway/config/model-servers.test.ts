@@ -39,9 +39,11 @@ describe('servers, settings and backends in the model', () => {
     expect(config.settings.acceptForwardedUrl).toEqual(['proto', 'host']);
   });
 
-  it('defaults a lone server without hosts to *:<default_port>', async () => {
+  it('defaults a lone server without hosts, or with an empty list, to *:<default_port>', async () => {
     const config = await loadOk({ 'portico.hcl': 'server "only" {}\nsettings {\n  default_port = 8081\n}\n' });
     expect(config.servers[0]?.hosts).toEqual([{ host: '*', port: 8081 }]);
+    const empty = await loadOk({ 'portico.hcl': 'server {\n  hosts = []\n}\n' });
+    expect(empty.servers[0]?.hosts).toEqual([{ host: '*', port: 8080 }]);
   });
 
   it('reads cors with its defaults', async () => {
