@@ -173,3 +173,28 @@ describe('a callback worker killed mid-delivery (sqlite)', () => {
     }
   });
 });
+
+describe('a receiver slower than the request timeout (sqlite, real worker process)', () => {
+  it('records a timeout, keeps the row PENDING and schedules the retry 30 s after the failure', async () => {
+    const cluster = new Cluster('sqlite');
+    try {
+      await cluster.start('callback-worker', { SERVICE_CALLBACK_REQUEST_TIMEOUT_S: '0.5' });
+      const store = await cluster.open();
+      receiver.reply = (req) => (req.path === '/sluggish' ? { status: 200, delayMs: 3000 } : { status: 200 });
+      const id = (await seedDeliveries(store, 1, `${receiver.url}/sluggish`))[0]!;
+      await waitUntil(async () => Number((await store.get<{ attempts: number }>('SELECT attempts FROM ingest_callback_outbox WHERE id = ?', [id]))!.attempts) === 1, 15_000);
+      const row = (await store.get<{ status: string; last_error: string; last_status_code: number | null; last_attempt_at: number; next_attempt_at: number }>(
+        'SELECT status, last_error, last_status_code, last_attempt_at, next_attempt_at FROM ingest_callback_outbox WHERE id = ?',
+        [id],
+      ))!;
+      expect(row).toMatchObject({ status: 'PENDING', last_status_code: null, last_error: 'timeout: no answer within 500 ms' });
+      const attempt = (await store.get<{ started_at: number; duration_ms: number }>('SELECT started_at, duration_ms FROM ingest_callback_attempts WHERE delivery_id = ?', [id]))!;
+      // Measured from the failure: started + duration (+ the write), plus the table's 30 s.
+      expect(row.next_attempt_at - (Number(attempt.started_at) + Number(attempt.duration_ms))).toBeGreaterThanOrEqual(30_000);
+      expect(row.next_attempt_at - Number(attempt.started_at)).toBeLessThan(40_000);
+    } finally {
+      receiver.reply = () => ({ status: 200, body: 'ok' });
+      await cluster.dispose();
+    }
+  });
+});
