@@ -10,17 +10,17 @@ export function parseBody(p: Peeker, end: 'eof' | '}', startRange: Range): Body 
   const blocks: Block[] = [];
   let endRange = startRange;
   for (;;) {
-    const next = p.peek();
-    if (next.type === end) {
-      endRange = next.range;
-      p.read();
+    const nextType = p.peekType();
+    if (nextType === end) {
+      endRange = p.peek().range;
+      p.skip();
       break;
     }
-    if (next.type === 'newline') {
-      p.read();
+    if (nextType === 'newline') {
+      p.skip();
       continue;
     }
-    if (next.type === 'ident') {
+    if (nextType === 'ident') {
       // Each item starts fresh so independent mistakes are all reported (upstream keeps
       // recovery mode on for the rest of the file and reports only the first).
       p.recovery = false;
@@ -51,25 +51,26 @@ export function parseBody(p: Peeker, end: 'eof' | '}', startRange: Range): Body 
 
 function parseBodyItem(p: Peeker): Attribute | Block | undefined {
   const ident = p.read();
-  const next = p.peek();
-  if (next.type === '=') return finishAttribute(p, ident, false);
-  if (next.type === 'oquote' || next.type === '{' || next.type === 'ident') return finishBlock(p, ident);
+  const next = p.peekType();
+  if (next === '=') return finishAttribute(p, ident, false);
+  if (next === 'oquote' || next === '{' || next === 'ident') return finishBlock(p, ident);
   p.recoverAfterBodyItem();
   p.error('Argument or block definition required', 'An argument or block definition is required here. To set an argument, use the equals sign "=" to introduce the argument value.', ident.range);
   return undefined;
 }
 
 function finishAttribute(p: Peeker, ident: Token, singleLine: boolean): Attribute {
-  p.read(); // the equals sign
+  p.skip(); // the equals sign
   const before = p.diags.length;
   const expr = parseExpression(p);
   let endRange = p.prevRange();
   if (p.recovery && p.diags.length > before) {
     p.recoverAfterBodyItem();
   } else if (!singleLine) {
-    const end = p.peek();
-    if (end.type !== 'newline' && end.type !== 'eof') {
+    const endType = p.peekType();
+    if (endType !== 'newline' && endType !== 'eof') {
       if (!p.recovery) {
+        const end = p.peek();
         const comma = end.type === ',';
         p.error(
           comma ? 'Unexpected comma after argument' : 'Missing newline after argument',
@@ -80,7 +81,7 @@ function finishAttribute(p: Peeker, ident: Token, singleLine: boolean): Attribut
       endRange = p.prevRange();
       p.recoverAfterBodyItem();
     } else {
-      p.read(); // the newline
+      p.skip(); // the newline
     }
   }
   return { name: ident.text, expr, range: p.between(ident.range, endRange), nameRange: ident.range };
@@ -125,10 +126,10 @@ function finishBlock(p: Peeker, ident: Token): Block | undefined {
   }
   p.depth -= 1;
   const cBraceRange = p.prevRange();
-  const eol = p.peek();
-  if (eol.type === 'newline' || eol.type === 'eof') p.read();
+  const eolType = p.peekType();
+  if (eolType === 'newline' || eolType === 'eof') p.skip();
   else {
-    if (!p.recovery) p.error('Missing newline after block definition', 'A block definition must end with a newline.', eol.range);
+    if (!p.recovery) p.error('Missing newline after block definition', 'A block definition must end with a newline.', p.peek().range);
     p.recoverAfterBodyItem();
   }
   return { type: ident.text, labels, body, range: p.between(ident.range, cBraceRange), typeRange: ident.range, labelRanges };

@@ -21,13 +21,13 @@ export function parseExpression(p: Peeker): Expression {
 }
 
 function parseConditional(p: Peeker): Expression {
-  // The start token, not its range: most expressions are not conditionals.
-  const startToken = p.peek();
+  // Where it starts, not its range: most expressions are not conditionals.
+  const startIndex = p.peekIndex();
   const before = p.diags.length;
   const cond = parseBinary(p, 1);
   if (p.recovery && p.diags.length > before) return cond;
-  if (p.peek().type !== '?') return cond;
-  p.read();
+  if (p.peekType() !== '?') return cond;
+  p.skip();
   const trueResult = parseExpression(p);
   if (p.recovery && p.diags.length > before) return cond;
   const colon = p.peek();
@@ -38,7 +38,7 @@ function parseConditional(p: Peeker): Expression {
   p.read();
   const falseResult = parseExpression(p);
   if (p.recovery && p.diags.length > before) return cond;
-  return { kind: 'conditional', condition: cond, trueResult, falseResult, range: p.between(startToken.range, falseResult.range) };
+  return { kind: 'conditional', condition: cond, trueResult, falseResult, range: p.between(p.rangeAt(startIndex), falseResult.range) };
 }
 
 /** Operators binding at least as tightly as `minPrecedence`, by precedence climbing. */
@@ -49,7 +49,8 @@ function parseBinary(p: Peeker, minPrecedence: number): Expression {
   for (;;) {
     const precedence = PRECEDENCE[p.peekType()];
     if (precedence === undefined || precedence < minPrecedence) return lhs;
-    const op = p.read().type as BinaryOperator;
+    const op = p.peekType() as BinaryOperator;
+    p.skip();
     const rhs = parseBinary(p, precedence + 1);
     lhs = { kind: 'binary', op, lhs, rhs, range: p.between(lhs.range, rhs.range) };
     if (p.recovery && p.diags.length > before) return lhs;
@@ -89,16 +90,16 @@ function legacyIndexError(p: Peeker, num: Token, inSplat: boolean): void {
 function parseTraversals(p: Peeker, from: Expression): Expression {
   let ret = from;
   for (;;) {
-    const next = p.peek();
-    if (next.type === '.') {
+    const nextType = p.peekType();
+    if (nextType === '.') {
       const dot = p.read();
       const attr = p.peek();
       if (attr.type === 'ident') {
         p.read();
-        ret = appendStep(ret, { kind: 'attr', name: attr.text, range: p.between(dot.range, attr.range) });
+        ret = appendStep(ret, { kind: 'attr', name: attr.text, range: p.span(dot, attr) });
       } else if (attr.type === 'number') {
         p.read();
-        const range = p.between(dot.range, attr.range);
+        const range = p.span(dot, attr);
         if (attr.text.includes('.')) {
           legacyIndexError(p, attr, false);
           ret = appendStep(ret, { kind: 'index', key: NULL, range });
@@ -110,7 +111,7 @@ function parseTraversals(p: Peeker, from: Expression): Expression {
         p.recovery = true;
         return { kind: 'invalid', range: p.between(from.range, dot.range) };
       }
-    } else if (next.type === '[') {
+    } else if (nextType === '[') {
       const open = p.read();
       if (p.peek().type === '*') {
         p.read();
@@ -119,7 +120,7 @@ function parseTraversals(p: Peeker, from: Expression): Expression {
           p.error('Missing close bracket on splat index', 'The star for a full splat operator must be immediately followed by a closing bracket ("]").', close.range);
           close = p.recover(']');
         }
-        const markerRange = p.between(open.range, close.range);
+        const markerRange = p.span(open, close);
         const each = parseTraversals(p, { kind: 'anonSymbol', range: markerRange });
         ret = { kind: 'splat', source: ret, each, markerRange, range: p.between(from.range, each.range) };
       } else {
@@ -145,7 +146,7 @@ function finishIndex(p: Peeker, from: Expression, ret: Expression, open: Token):
     }
   }
   p.popIncludeNewlines();
-  const bracketRange = p.between(open.range, close.range);
+  const bracketRange = p.span(open, close);
   const constant = constantKey(key);
   if (constant !== undefined) return appendStep(ret, { kind: 'index', key: constant, range: bracketRange });
   return { kind: 'index', collection: ret, key, bracketRange, range: p.between(from.range, bracketRange) };
@@ -158,7 +159,7 @@ function constantKey(key: Expression): Extract<Traverser, { kind: 'index' }>['ke
 }
 
 function finishAttrSplat(p: Peeker, from: Expression, source: Expression, dot: Token, marker: Token): Expression {
-  const markerRange = p.between(dot.range, marker.range);
+  const markerRange = p.span(dot, marker);
   const item: Expression = { kind: 'anonSymbol', range: markerRange };
   const steps: Traverser[] = [];
   let lastRange = marker.range;
@@ -171,8 +172,8 @@ function finishAttrSplat(p: Peeker, from: Expression, source: Expression, dot: T
       lastRange = tok.range;
       if (tok.text.includes('.')) {
         legacyIndexError(p, tok, true);
-        steps.push({ kind: 'index', key: NULL, range: p.between(innerDot.range, tok.range) });
-      } else steps.push({ kind: 'index', key: numberLiteral(p, tok), range: p.between(innerDot.range, tok.range) });
+        steps.push({ kind: 'index', key: NULL, range: p.span(innerDot, tok) });
+      } else steps.push({ kind: 'index', key: numberLiteral(p, tok), range: p.span(innerDot, tok) });
       continue;
     }
     if (tok.type !== 'ident') {
@@ -184,7 +185,7 @@ function finishAttrSplat(p: Peeker, from: Expression, source: Expression, dot: T
       break;
     }
     p.read();
-    steps.push({ kind: 'attr', name: tok.text, range: p.between(innerDot.range, tok.range) });
+    steps.push({ kind: 'attr', name: tok.text, range: p.span(innerDot, tok) });
     lastRange = tok.range;
   }
   const each: Expression = steps.length === 0 ? item : { kind: 'relativeTraversal', source: item, steps, range: p.between(firstRange, lastRange) };
@@ -218,7 +219,7 @@ function parseTerm(p: Peeker): Expression {
       }
       const cParen = p.read();
       p.popIncludeNewlines();
-      return { kind: 'parens', expr, range: p.between(open.range, cParen.range) };
+      return { kind: 'parens', expr, range: p.span(open, cParen) };
     }
     case 'number': {
       p.read();
@@ -335,7 +336,7 @@ function parseTuple(p: Peeker): Expression {
     const exprs: Expression[] = [];
     let close: Token;
     for (;;) {
-      if (p.peek().type === ']') {
+      if (p.peekType() === ']') {
         close = p.read();
         break;
       }
@@ -345,22 +346,22 @@ function parseTuple(p: Peeker): Expression {
         close = p.recover(']');
         break;
       }
-      const next = p.peek();
-      if (next.type === ']') {
+      const nextType = p.peekType();
+      if (nextType === ']') {
         close = p.read();
         break;
       }
-      if (next.type !== ',') {
+      if (nextType !== ',') {
         if (!p.recovery) {
-          if (next.type === 'eof') p.error('Unterminated tuple constructor expression', 'There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file.', open.range);
-          else p.error('Missing item separator', 'Expected a comma to mark the beginning of the next item.', next.range);
+          if (nextType === 'eof') p.error('Unterminated tuple constructor expression', 'There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file.', open.range);
+          else p.error('Missing item separator', 'Expected a comma to mark the beginning of the next item.', p.peek().range);
         }
         close = p.recover(']');
         break;
       }
-      p.read();
+      p.skip();
     }
-    return { kind: 'tuple', exprs, openRange: open.range, range: p.between(open.range, close.range) };
+    return { kind: 'tuple', exprs, openRange: open.range, range: p.span(open, close) };
   } finally {
     p.popIncludeNewlines();
   }
@@ -384,25 +385,26 @@ function parseObject(p: Peeker): Expression {
   let close: Token;
   try {
     for (;;) {
-      const next = p.peek();
-      if (next.type === 'newline') {
-        p.read();
+      const nextType = p.peekType();
+      if (nextType === 'newline') {
+        p.skip();
         continue;
       }
-      if (next.type === '}') {
+      if (nextType === '}') {
         close = p.read();
         break;
       }
-      const forceNonLiteral = next.type === '(';
+      const forceNonLiteral = nextType === '(';
       const before = p.diags.length;
       const key = parseExpression(p);
       if (p.recovery && p.diags.length > before) {
         close = p.recover('}');
         break;
       }
-      const sep = p.peek();
-      if (sep.type !== '=' && sep.type !== ':') {
+      const sepType = p.peekType();
+      if (sepType !== '=' && sepType !== ':') {
         if (!p.recovery) {
+          const sep = p.peek();
           if (sep.type === 'newline' || sep.type === ',') p.error('Missing attribute value', 'Expected an attribute value, introduced by an equals sign ("=").', sep.range);
           else if (sep.type === 'ident') p.error('Missing key/value separator', 'Expected an equals sign ("=") to mark the beginning of the attribute value. If you intended to given an attribute name containing periods or spaces, write the name in quotes to create a string literal.', sep.range);
           else if (sep.type === 'eof') p.error('Unterminated object constructor expression', 'There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.', open.range);
@@ -411,7 +413,7 @@ function parseObject(p: Peeker): Expression {
         close = p.recover('}');
         break;
       }
-      p.read();
+      p.skip();
       const valueBefore = p.diags.length;
       const value = parseExpression(p);
       items.push({ key, keyIsBareName: forceNonLiteral ? undefined : bareName(key), forceNonLiteral, value });
@@ -419,25 +421,25 @@ function parseObject(p: Peeker): Expression {
         close = p.recover('}');
         break;
       }
-      const after = p.peek();
-      if (after.type === '}') {
+      const afterType = p.peekType();
+      if (afterType === '}') {
         close = p.read();
         break;
       }
-      if (after.type !== ',' && after.type !== 'newline') {
+      if (afterType !== ',' && afterType !== 'newline') {
         if (!p.recovery) {
-          if (after.type === 'eof') p.error('Unterminated object constructor expression', 'There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.', open.range);
-          else p.error('Missing attribute separator', 'Expected a newline or comma to mark the beginning of the next attribute.', after.range);
+          if (afterType === 'eof') p.error('Unterminated object constructor expression', 'There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.', open.range);
+          else p.error('Missing attribute separator', 'Expected a newline or comma to mark the beginning of the next attribute.', p.peek().range);
         }
         close = p.recover('}');
         break;
       }
-      p.read();
+      p.skip();
     }
   } finally {
     p.popIncludeNewlines();
   }
-  return { kind: 'object', items, openRange: open.range, range: p.between(open.range, close.range) };
+  return { kind: 'object', items, openRange: open.range, range: p.span(open, close) };
 }
 
 /** A key written as a naked name (`{foo = 1}`, also `{null = 1}`) means that string. */

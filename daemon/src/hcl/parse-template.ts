@@ -66,7 +66,7 @@ function parseParts(p: Peeker, end: TokenType): Part[] {
           if (close.strip) ltrimNext = true;
         }
         p.popIncludeNewlines();
-        parts.push({ kind: 'interp', expr, range: p.between(next.range, close.range) });
+        parts.push({ kind: 'interp', expr, range: p.span(next, close) });
       } else {
         ltrimNext = parseDirective(p, next.range, startToken.range, parts);
         p.popIncludeNewlines();

@@ -71,6 +71,26 @@ export class Peeker {
     return this.tokens.type(this.nextIndex());
   }
 
+  /** Moves past the next token without making a view of it (for tokens whose type was all that mattered). */
+  skip(): void {
+    const i = this.nextIndex();
+    if (this.tokens.type(i) !== 'eof') this.pos = i + 1;
+  }
+
+  /** Where the next token is, to take its range later only if it turns out to be needed. */
+  peekIndex(): number {
+    return this.nextIndex();
+  }
+
+  /** From the start of token `a` to the end of token `b`, without making either token's own range. */
+  span(a: Token, b: Token): Range {
+    return this.tokens.source.range(a.start, b.end);
+  }
+
+  rangeAt(index: number): Range {
+    return this.tokenAt(index).range;
+  }
+
   read(): Token {
     const i = this.nextIndex();
     const token = this.tokenAt(i);
