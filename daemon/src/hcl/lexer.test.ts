@@ -42,4 +42,10 @@ describe('lexer', () => {
     expect(diagnostics[0]?.summary).toBe('Invalid character');
     expect(diagnostics[0]?.range?.start.column).toBe(5);
   });
+
+  it('works out positions lazily but serialises ranges as plain positions', () => {
+    const [, , , text] = scan('a = "x\u00e9y"\n', 'f').tokens.all();
+    expect(text?.type).toBe('quotedlit');
+    expect(JSON.parse(JSON.stringify(text?.range))).toEqual({ filename: 'f', start: { line: 1, column: 6, byte: 5 }, end: { line: 1, column: 9, byte: 9 } });
+  });
 });

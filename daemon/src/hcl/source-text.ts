@@ -23,7 +23,6 @@ export class SourceText {
     // A BOM is skipped but still counts in byte offsets, as upstream does.
     this.lineStarts.push(text.charCodeAt(0) === 0xfeff ? 1 : 0);
     for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) this.lineStarts.push(nl + 1);
-    // eslint-disable-next-line no-control-regex
     if (/[^\x00-\x7f]/.test(text)) {
       this.cpBefore = [0];
       this.bytesBefore = [0];
