@@ -82,6 +82,8 @@ export class CallbackWorker implements Component {
     await Promise.race([Promise.all([...this.#inFlight]), grace]);
     this.#abort.abort();
     await this.#loop;
+    // Aborted attempts release their rows; wait for that (and for a claim that raced the stop).
+    await Promise.allSettled([...this.#inFlight]);
     await this.#sender?.close();
   }
 

@@ -152,9 +152,16 @@ export class JobStore {
   async listJobs(scope: Scope, filter: JobFilter, limit: number, offset: number): Promise<Page<IngestJobRead>> {
     const where = ['tenant_id = ?', 'workspace_id = ?'];
     const params: Array<string | number> = [scope.tenantId, scope.workspaceId];
-    if (filter.status) where.push('status = ?') && params.push(filter.status);
-    if (filter.jobKind) where.push('job_kind = ?') && params.push(filter.jobKind);
-    if (filter.datasetId) where.push('dataset_id = ?') && params.push(filter.datasetId);
+    for (const [column, value] of [
+      ['status', filter.status],
+      ['job_kind', filter.jobKind],
+      ['dataset_id', filter.datasetId],
+    ] as const) {
+      if (value) {
+        where.push(`${column} = ?`);
+        params.push(value);
+      }
+    }
     const clause = where.join(' AND ');
     const total = await this.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ingest_jobs WHERE ${clause}`, params);
     const rows = await this.store.all<JobRow>(`SELECT * FROM ingest_jobs WHERE ${clause} ORDER BY created_at DESC, ingest_job_id LIMIT ? OFFSET ?`, [...params, limit, offset]);
@@ -197,8 +204,14 @@ export async function finishJob(
 ): Promise<FinishedJob | null> {
   const sets = ['status = ?', 'result_json = ?', 'finished_at = ?', 'updated_at = ?', 'lease_owner = NULL', 'lease_token = NULL', 'lease_expires_at = NULL'];
   const params: Array<string | number | null> = [status, JSON.stringify(result), now, now];
-  if (changes.snapshotId !== undefined) sets.push('snapshot_id = ?') && params.push(changes.snapshotId);
-  if (changes.tableId !== undefined) sets.push('table_id = ?') && params.push(changes.tableId);
+  if (changes.snapshotId !== undefined) {
+    sets.push('snapshot_id = ?');
+    params.push(changes.snapshotId);
+  }
+  if (changes.tableId !== undefined) {
+    sets.push('table_id = ?');
+    params.push(changes.tableId);
+  }
   let where = `ingest_job_id = ? AND status IN (${from.map(() => '?').join(', ')})`;
   params.push(jobId, ...from);
   if (changes.leaseToken !== undefined) {
