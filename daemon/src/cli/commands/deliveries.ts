@@ -1,12 +1,10 @@
 import { createInterface } from 'node:readline/promises';
 import { userInfo, hostname } from 'node:os';
-import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
-import type { AppRouter } from '../../control/router.js';
-import { DEFAULT_CONTROL_ADDR, parseListenAddress } from '../../core/settings.js';
+import { DEFAULT_CONTROL_ADDR } from '../../core/settings.js';
 import { UsageError } from '../../core/errors.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../ingest/types.js';
+import { connectControl, describeCallError, formatTable } from '../control-client.js';
 import { parseCommandArgs } from '../parse.js';
-import { readToken } from './tui.js';
 
 const HELP = `Usage: portico deliveries <command> [options]
 
@@ -64,16 +62,14 @@ export async function deliveriesCommand(argv: string[]): Promise<number> {
     throw new UsageError("'deliveries reset' needs --id, --job, --callback-url, --tenant or --all", HELP);
   }
 
-  let url: string;
-  let token: string;
+  let connection: ReturnType<typeof connectControl>;
   try {
-    url = values.url ?? controlUrl();
-    token = readToken(values['token-file'], values['data-dir']);
+    connection = connectControl({ url: values.url, tokenFile: values['token-file'], dataDir: values['data-dir'] });
   } catch (error) {
     console.error(`portico deliveries: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
-  const client = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${url.replace(/\/+$/, '')}/trpc`, headers: { authorization: `Bearer ${token}` } })] });
+  const { client, url } = connection;
   try {
     if (sub === 'list') {
       const page = await client.deliveries.list.query({ status: status as DeliveryStatus | undefined, jobId: values.job, url: values['callback-url'], tenantId: values.tenant, limit, offset: 0 });
@@ -125,8 +121,7 @@ export function formatDeliveries(items: readonly DeliveryLine[], total: number):
     ['ID', 'JOB', 'STATUS', 'TRIES', 'LAST', 'NEXT', 'URL'],
     ...items.map((d) => [d.id, d.ingest_job_id, d.status, `${d.attempts}/5`, d.last_status_code === null ? (d.last_error ? 'error' : '-') : String(d.last_status_code), d.status === 'PENDING' ? d.next_attempt_at : '-', d.callback_url]),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const table = rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  const table = formatTable(rows);
   return total > items.length ? `${table}\n(${items.length} of ${total}; narrow with --status/--job or raise --limit)` : table;
 }
 
@@ -136,20 +131,4 @@ function safeUser(): string {
   } catch {
     return 'unknown';
   }
-}
-
-function controlUrl(): string {
-  const addr = parseListenAddress(process.env.PORTICO_CONTROL_ADDR || DEFAULT_CONTROL_ADDR, 'PORTICO_CONTROL_ADDR');
-  const host = addr.host === '0.0.0.0' ? '127.0.0.1' : addr.host === '::' ? '::1' : addr.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
-}
-
-function describeCallError(error: unknown, url: string): string {
-  if (error instanceof TRPCClientError) {
-    const status = (error.data as { httpStatus?: number } | undefined)?.httpStatus;
-    if (status === 401 || /401|unauthori[sz]ed/i.test(error.message)) return `the daemon at ${url} refused the control token`;
-    if (/fetch failed|ECONNREFUSED/i.test(error.message)) return `cannot reach the daemon at ${url} (is it running? set --url or PORTICO_CONTROL_ADDR)`;
-    return error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
 }
