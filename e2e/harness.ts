@@ -108,10 +108,16 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<DaemonHandl
     proc.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     exit = new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
     if (opts.noWait) return;
-    await waitUntil(async () => {
-      if (proc.exitCode !== null) throw new Error(`daemon exited with ${proc.exitCode} before it was ready:\n${output}`);
-      return /\bready: /.test(output);
-    }, 20_000, () => `daemon not ready after 20 s:\n${output}`);
+    try {
+      await waitUntil(async () => {
+        if (proc.exitCode !== null) throw new Error(`daemon exited with ${proc.exitCode} before it was ready:\n${output}`);
+        return /\bready: /.test(output);
+      }, 20_000, () => `daemon not ready after 20 s:\n${output}`);
+    } catch (error) {
+      // A daemon that never became ready must not outlive the test that started it.
+      proc.kill('SIGKILL');
+      throw error;
+    }
   };
   await launch();
 
