@@ -1,17 +1,7 @@
-import type { CallbackDeliveryRead, CallbackEvent, DatasetRead, DeliveryStatus, IngestJobRead, JobKind, JobStatus } from './types.js';
+import type { CallbackDeliveryRead, CallbackEvent, DatasetRead, DeliveryStatus, IngestJobRead } from './types.js';
 
-/** ingest_jobs as stored. */
-export interface JobRow {
-  ingest_job_id: string;
-  tenant_id: string;
-  workspace_id: string;
-  dataset_id: string;
-  table_id: string | null;
-  file_id: string | null;
-  snapshot_id: string | null;
-  job_kind: JobKind;
-  status: JobStatus;
-  attempts: number;
+/** ingest_jobs as stored: the API record with its JSON columns as text, plus what the API never shows. */
+export interface JobRow extends Omit<IngestJobRead, 'request_json' | 'result_json'> {
   request_json: string;
   result_json: string;
   callback_url: string | null;
