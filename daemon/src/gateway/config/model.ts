@@ -160,7 +160,22 @@ export interface ApiConfig {
   readonly endpoints: readonly EndpointConfig[];
 }
 
-export interface EndpointConfig {
+/** What produces a response: an endpoint's body, and an error_handler's (the spec: "like an endpoint"). */
+export interface HandlerBody {
+  readonly customLogFields: CustomLogFields;
+  readonly modifiers: Modifiers;
+  readonly proxies: readonly ProxyConfig[];
+  readonly requests: readonly RequestConfig[];
+  readonly response: ResponseConfig | null;
+  /**
+   * Proxy and request names in stages: every block of a stage depends only on blocks of
+   * earlier stages (via `backend_responses.<name>`), so a stage runs in parallel.
+   */
+  readonly stages: readonly (readonly string[])[];
+  readonly errorHandlers: readonly ErrorHandlerConfig[];
+}
+
+export interface EndpointConfig extends HandlerBody {
   /** The label as written, e.g. `/users/{id}`. */
   readonly pattern: string;
   /** Server, api and endpoint paths joined, e.g. `/v1/users/{id}`. */
@@ -173,17 +188,6 @@ export interface EndpointConfig {
   readonly access: AccessControl;
   /** The endpoint's own, else the api's. */
   readonly requiredPermission: Dyn<Permission> | null;
-  readonly customLogFields: CustomLogFields;
-  readonly modifiers: Modifiers;
-  readonly proxies: readonly ProxyConfig[];
-  readonly requests: readonly RequestConfig[];
-  readonly response: ResponseConfig | null;
-  /**
-   * Proxy and request names in stages: every block of a stage depends only on blocks of
-   * earlier stages (via `backend_responses.<name>`), so a stage runs in parallel.
-   */
-  readonly stages: readonly (readonly string[])[];
-  readonly errorHandlers: readonly ErrorHandlerConfig[];
 }
 
 export interface ProxyConfig {
@@ -223,17 +227,10 @@ export interface ResponseConfig {
   readonly headers: Dyn<ModifierMap> | null;
 }
 
-export interface ErrorHandlerConfig {
+export interface ErrorHandlerConfig extends HandlerBody {
   readonly range: Range;
   /** Error types handled; `*` when the block has no label. */
   readonly kinds: readonly string[];
-  readonly customLogFields: CustomLogFields;
-  readonly modifiers: Modifiers;
-  readonly proxies: readonly ProxyConfig[];
-  readonly requests: readonly RequestConfig[];
-  readonly response: ResponseConfig | null;
-  readonly stages: readonly (readonly string[])[];
-  readonly errorHandlers: readonly ErrorHandlerConfig[];
 }
 
 export interface BackendConfig {
