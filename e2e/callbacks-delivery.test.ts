@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from '../daemon/src/ingest/testing/https-receiver.js';
 import { startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { tenantCall } from './ingest-api.js';
 
 const SECRET = 'e2e-secret-0123456789abcdef0123456789abcdef';
 let tls: TestTls;
@@ -22,13 +23,7 @@ afterAll(async () => {
   tls?.dispose();
 });
 
-async function api(path: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers);
-  headers.set('X-Tenant-Id', 'acme');
-  headers.set('X-Workspace-Id', 'main');
-  const res = await fetch(`${daemon.servicesUrl}${path}`, { ...init, headers });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const api = (path: string, init?: RequestInit) => tenantCall(daemon, path, init);
 
 describe('callbacks through the running daemon (mode all)', () => {
   it('signs and delivers the callback of a job cancelled through the API, and lists it', async () => {

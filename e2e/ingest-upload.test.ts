@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from '../daemon/src/ingest/testing/https-receiver.js';
 import { serviceSignature } from '../daemon/src/ingest/signing.js';
 import { startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { tenantCall } from './ingest-api.js';
 
 const DEFAULT_SECRET = 'default-secret-0123456789abcdef0123456789';
 let tls: TestTls;
@@ -28,13 +29,7 @@ afterAll(async () => {
   tls?.dispose();
 });
 
-async function api(path: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers);
-  headers.set('X-Tenant-Id', 'acme');
-  headers.set('X-Workspace-Id', 'main');
-  const res = await fetch(`${daemon.servicesUrl}${path}`, { ...init, headers });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const api = (path: string, init?: RequestInit) => tenantCall(daemon, path, init);
 
 async function finished(jobId: string) {
   let job: any;
