@@ -1,3 +1,4 @@
+import { StatusSelect } from '../ui/status-select';
 import { Fragment, useEffect, useState, type FormEvent } from 'react';
 import type { DeliveryDetail, DeliveryStatus, DeliveryView } from '@portico/daemon/control';
 import { attemptText, confirmText, durationText, EMPTY_FILTER, listInput, outcomeText, pruneSelected, resetPlan, STATUS_GLYPH, STATUS_TONE, toggleSelected, type DeliveryFilter, type ResetScope } from '../deliveries/delivery-logic';
@@ -103,17 +104,7 @@ function DeliveriesView() {
           <p className="muted summary">{page ? `${page.total} matching` : 'loading…'} · live</p>
         </div>
         <form className="filters" onSubmit={apply} aria-label="Filter deliveries">
-          <label>
-            Status{' '}
-            <select value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value as DeliveryStatus | '' })}>
-              <option value="">all</option>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </label>
+          <StatusSelect value={draft.status} statuses={STATUSES} onChange={(status) => setDraft({ ...draft, status })} />
           <label>
             Job <input value={draft.jobId} onChange={(e) => setDraft({ ...draft, jobId: e.target.value })} placeholder="job id" size={20} />
           </label>

@@ -1,3 +1,4 @@
+import { StatusSelect } from '../ui/status-select';
 import { Fragment, useEffect, useState } from 'react';
 import type { JobStatus, JobView } from '@portico/daemon/control';
 import { JOB_GLYPH, JOB_TONE, jobOutcome } from '../deliveries/delivery-logic';
@@ -50,17 +51,7 @@ function JobsView() {
         <p className="muted summary">{page ? `${page.total} jobs` : 'loading…'} · newest first · live</p>
       </div>
       <div className="filters">
-        <label>
-          Status{' '}
-          <select value={status} onChange={(e) => setStatus(e.target.value as JobStatus | '')}>
-            <option value="">all</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <StatusSelect value={status} statuses={STATUSES} onChange={setStatus} />
       </div>
       {error && <p className="error">{error}</p>}
       {page && page.items.length === 0 && <p className="muted">No jobs.</p>}
