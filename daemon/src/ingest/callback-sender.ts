@@ -14,6 +14,8 @@ export interface CallbackSenderOptions {
   allowHosts: ReadonlySet<string>;
   /** Extra CA certificates (PEM) trusted besides the system roots (SERVICE_CALLBACK_CA_FILE). */
   extraCa?: string | undefined;
+  /** The worker's clock (epoch ms): an attempt's start and end are read from the same one. */
+  clock?: () => number;
 }
 
 /** The request headers of one attempt: custom ones first, the service's own last. */
@@ -43,8 +45,10 @@ export class CallbackSender {
   readonly #agent: Agent;
   readonly #timeoutMs: number;
   readonly #allowHosts: ReadonlySet<string>;
+  readonly #clock: () => number;
 
-  constructor({ timeoutMs, allowHosts, extraCa }: CallbackSenderOptions) {
+  constructor({ timeoutMs, allowHosts, extraCa, clock = Date.now }: CallbackSenderOptions) {
+    this.#clock = clock;
     this.#timeoutMs = timeoutMs;
     this.#allowHosts = allowHosts;
     this.#agent = new Agent({
@@ -56,8 +60,8 @@ export class CallbackSender {
 
   /** One attempt; never throws. `stop` aborts it (the caller then releases the row, no attempt counted). */
   async send(row: OutboxRow, attemptAt: number, stop: AbortSignal): Promise<AttemptOutcome> {
-    const started = performance.now();
-    const outcome = (partial: Omit<AttemptOutcome, 'startedAt' | 'durationMs'>): AttemptOutcome => ({ ...partial, startedAt: attemptAt, durationMs: performance.now() - started });
+    // Same clock as attemptAt, so startedAt + durationMs is never later than the worker's "now" after it.
+    const outcome = (partial: Omit<AttemptOutcome, 'startedAt' | 'durationMs'>): AttemptOutcome => ({ ...partial, startedAt: attemptAt, durationMs: Math.max(0, this.#clock() - attemptAt) });
     let url: URL;
     try {
       url = new URL(row.callback_url);

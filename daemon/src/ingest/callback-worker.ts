@@ -60,7 +60,7 @@ export class CallbackWorker implements Component {
         throw new Error(`SERVICE_CALLBACK_CA_FILE: cannot read ${this.#opts.caFile}: ${error instanceof Error ? error.message : String(error)}`);
       });
     }
-    this.#sender = new CallbackSender({ timeoutMs: this.#opts.requestTimeoutMs, allowHosts: this.#opts.allowHosts, extraCa });
+    this.#sender = new CallbackSender({ timeoutMs: this.#opts.requestTimeoutMs, allowHosts: this.#opts.allowHosts, extraCa, clock: this.#clock });
     this.#running = true;
     this.#opts.logger.info('callback_worker_started', {
       worker: this.workerId,
