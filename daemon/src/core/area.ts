@@ -1,5 +1,6 @@
 import type { DaemonMode } from '../control/client-types.js';
 import type { EventBus } from '../control/event-bus.js';
+import type { GatewayState } from '../gateway/contracts.js';
 import type { ControlServices } from '../control/trpc.js';
 import type { Store } from '../store/types.js';
 import type { ComponentHost } from './component.js';
@@ -23,6 +24,11 @@ export interface DaemonContext {
   services: ServicesListener;
   /** Attach the area's control service here (e.g. `control.infosessions = ...`). */
   control: ControlServices;
+  /**
+   * The active gateway configuration and backend health, set by the gateway area's install
+   * (null in modes without the gateway); readers such as CDS use it from start() on.
+   */
+  gateway: GatewayState | null;
 }
 
 /**

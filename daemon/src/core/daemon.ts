@@ -98,6 +98,7 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
     store: () => store.store,
     services: servicesListener,
     control: services,
+    gateway: null,
   };
   for (const area of AREAS) {
     if (area.modes.includes(mode)) area.install(ctx);

@@ -1,0 +1,191 @@
+/**
+ * The seams between the gateway's parts: HTTP front (gateway/http), endpoint execution
+ * (gateway/endpoint, gateway/eval), backends and health (gateway/backend, gateway/health),
+ * hot reload (gateway/reload), and their readers (control API, CDS). Each part codes against
+ * these types and never reaches into another's internals.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { ApiConfig, BackendConfig, EndpointConfig, GatewayConfig, ServerConfig } from './config/model.js';
+
+// ---------------------------------------------------------------- backends and health
+
+/** `backends.<label>.health` as the spec defines it, plus what the consoles show. */
+export interface BackendHealth {
+  /** `healthy`; `degraded` after a failed check below the threshold; `unhealthy` at the threshold; `unknown` before the first check. */
+  readonly state: 'unknown' | 'healthy' | 'degraded' | 'unhealthy';
+  /** False only when unhealthy. */
+  readonly healthy: boolean;
+  /** Why the last check failed; "" when it passed. */
+  readonly error: string;
+  /** ISO time of the last finished check, or null. */
+  readonly lastCheckAt: string | null;
+  /** Consecutive failed checks. */
+  readonly failures: number;
+  /** Duration of the last check in ms, or null. */
+  readonly latencyMs: number | null;
+  /** ISO time the state last changed. */
+  readonly since: string;
+  /** False for backends without a beta_health block (always `healthy`, never checked). */
+  readonly checked: boolean;
+}
+
+export interface HealthChange {
+  readonly backend: string;
+  readonly from: BackendHealth['state'];
+  readonly to: BackendHealth['state'];
+  readonly at: string;
+  readonly error: string;
+}
+
+/**
+ * One per daemon, living across reloads: `track(config)` starts checks for new backends,
+ * stops removed ones and keeps the state of backends whose health check did not change.
+ */
+export interface HealthMonitor {
+  track(config: GatewayConfig): void;
+  stop(): Promise<void>;
+  /** Every backend of the tracked config by label (anonymous ones included). */
+  snapshot(): Readonly<Record<string, BackendHealth>>;
+  /** Called after every finished check (state changed or not); returns an unsubscribe function. */
+  onCheck(listener: (backend: string, health: BackendHealth) => void): () => void;
+  /** Called on each state change; returns an unsubscribe function. */
+  onChange(listener: (change: HealthChange) => void): () => void;
+  /** The last state changes, oldest first (bounded, e.g. 200). */
+  timeline(): readonly HealthChange[];
+}
+
+/** Request to a backend: the URL is final (origin, path, path_prefix and query applied). */
+export interface BackendRequest {
+  readonly method: string;
+  readonly url: URL;
+  /** Lower-case names. Hop-by-hop headers are dropped by the backend client. */
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
+  /** Streamed when a Readable; null for no body. */
+  readonly body: Readable | Buffer | string | null;
+  readonly signal: AbortSignal;
+  /** For the backend log line. */
+  readonly requestId: string;
+  /** The proxy/request block name (`default`, ...) for the log line. */
+  readonly handler: string;
+}
+
+export interface BackendTimings {
+  readonly dns: number | null;
+  readonly tcp: number | null;
+  readonly tls: number | null;
+  readonly ttfb: number | null;
+  readonly total: number | null;
+}
+
+export interface BackendResponse {
+  readonly status: number;
+  /** Lower-case names; `set-cookie` always an array. */
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
+  /** Streamed; the reader must consume or destroy it. */
+  readonly body: Readable;
+}
+
+/** One backend's transport: its pool(s), timeouts, TLS, proxy and health gate. */
+export interface BackendClient {
+  readonly config: BackendConfig;
+  /**
+   * Sends the request; rejects with GatewayError `backend` (connection failure),
+   * `backend_timeout` (connect/ttfb/total timeout) or `backend_unhealthy` (health gate,
+   * unless use_when_unhealthy). Writes the backend log line when the response ends.
+   */
+  send(request: BackendRequest): Promise<BackendResponse>;
+}
+
+/** The backends of one configuration (built aside on reload; the daemon's HealthMonitor gates them). */
+export interface BackendSet {
+  get(name: string): BackendClient;
+  readonly health: HealthMonitor;
+  /** Closes the pools once their in-flight requests finish (called after a swap for the old set). */
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------- logs
+
+/** Receives gateway log records (the json shape of docs/gateway.md "Logs"); renders them as `common` or `json`. */
+export interface GatewayLogSink {
+  write(record: GatewayLogRecord): void;
+}
+
+export interface GatewayLogRecord {
+  readonly type: 'gateway_access' | 'gateway_backend' | 'gateway_daemon';
+  readonly level: 'error' | 'warn' | 'info' | 'debug' | 'trace';
+  readonly timestamp: string;
+  readonly [field: string]: unknown;
+}
+
+// ---------------------------------------------------------------- endpoints
+
+/** The request as the gateway sees it after host matching, forwarded headers and routing. */
+export interface RequestInfo {
+  readonly id: string;
+  readonly method: string;
+  /** After `xfh` / `accept_forwarded_url`. */
+  readonly url: URL;
+  readonly clientIp: string;
+  /** Lower-case names, as received. */
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  readonly pathParams: Readonly<Record<string, string>>;
+  /** Path the `/**` of the pattern matched (without leading `/`), or null. */
+  readonly wildcard: string | null;
+  readonly startedAt: number;
+}
+
+/** Mutable annotations the access log line reads (filled by whoever knows them). */
+export interface AccessLogFields {
+  handler?: string;
+  errorType?: string;
+  errorDetail?: string;
+  custom?: Record<string, unknown>;
+}
+
+export interface EndpointContext {
+  readonly config: GatewayConfig;
+  readonly server: ServerConfig;
+  readonly api: ApiConfig | null;
+  readonly endpoint: EndpointConfig;
+  readonly request: RequestInfo;
+  /** The client's request stream; read it only through the endpoint's body reader (it is read once). */
+  readonly incoming: IncomingMessage;
+  readonly backends: BackendSet;
+  readonly log: AccessLogFields;
+  /** Aborts when the client goes away or the shutdown deadline passes. */
+  readonly signal: AbortSignal;
+}
+
+export interface GatewayResponse {
+  readonly status: number;
+  /** Lower-case names; `set-cookie` an array. */
+  readonly headers: Record<string, string | string[]>;
+  readonly body: Readable | Buffer | null;
+}
+
+/**
+ * Runs an endpoint (proxies, requests, response, modifiers of every context, error
+ * handlers) and gives the client response. Errors no handler caught reject as GatewayError;
+ * the HTTP front renders them with the api's or server's template.
+ */
+export interface EndpointHandler {
+  handle(ctx: EndpointContext): Promise<GatewayResponse>;
+}
+
+// ---------------------------------------------------------------- reload and readers
+
+/** What a reload swaps: applies a loaded config or throws, leaving the old one serving. */
+export interface ReloadTarget {
+  apply(config: GatewayConfig): Promise<void>;
+}
+
+/** The active configuration and its backends' health, for the control API and CDS. */
+export interface GatewayState {
+  /** Null before the first config applied. */
+  readonly config: GatewayConfig | null;
+  readonly health: HealthMonitor;
+  /** Called after each applied config (reload); returns an unsubscribe function. */
+  onConfig(listener: (config: GatewayConfig) => void): () => void;
+}
