@@ -30,6 +30,17 @@ describe('ComponentHost', () => {
     expect(log).toEqual(['start store', 'start control', 'start gateway', 'stop gateway', 'stop control', 'stop store']);
   });
 
+  it('registers a component before a named one so it starts earlier and stops later', async () => {
+    const log: string[] = [];
+    const host = new ComponentHost(quiet);
+    for (const n of ['store', 'gateway']) host.register(recorder(log, n));
+    host.registerBefore(recorder(log, 'services'), 'gateway');
+    host.registerBefore(recorder(log, 'control'), 'absent');
+    await host.startAll();
+    await host.stopAll(1000);
+    expect(log).toEqual(['start store', 'start services', 'start gateway', 'start control', 'stop control', 'stop gateway', 'stop services', 'stop store']);
+  });
+
   it('names the component that failed to start and stops the others', async () => {
     const log: string[] = [];
     const host = new ComponentHost(quiet);

@@ -35,6 +35,18 @@ export class ComponentHost {
     this.#entries.push({ component, status: { name: component.name, state: 'registered', since: new Date().toISOString(), detail: null } });
   }
 
+  /**
+   * Registers `component` to start before (and so stop after) the one named `before`, or last
+   * when that one is not registered: e.g. the services listener before the gateway that fronts it.
+   */
+  registerBefore(component: Component, before: string): void {
+    this.register(component);
+    const index = this.#entries.findIndex((e) => e.component.name === before);
+    if (index === -1) return;
+    const entry = this.#entries.pop()!;
+    this.#entries.splice(index, 0, entry);
+  }
+
   onStateChange(listener: StateListener): void {
     this.#listeners.push(listener);
   }

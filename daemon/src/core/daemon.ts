@@ -103,7 +103,7 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
   for (const area of AREAS) {
     if (area.modes.includes(mode)) area.install(ctx);
   }
-  if (servicesListener.hasMounts) host.register(servicesListener);
+  if (servicesListener.hasMounts) host.registerBefore(servicesListener, 'gateway');
   host.register(control);
 
   logger.info('portico starting', { version: VERSION, mode, pid: process.pid, data_dir: settings.dataDir, config: config.files });

@@ -25,6 +25,19 @@ describe('ServicesListener', () => {
     expect(await missing.json()).toEqual({ error: { code: 'not_found', message: 'no service at /nope' } });
   });
 
+  it('answers its internal health path before any mount, even a catch-all', async () => {
+    listener = new ServicesListener({ host: '127.0.0.1', port: 0 }, logger);
+    listener.mount('all', () => true, async (_req, res) => {
+      res.end('mounted');
+    });
+    await listener.start();
+    const health = await fetch(`${listener.url}/internal/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.text()).toBe('healthy\n');
+    expect(health.headers.get('cache-control')).toBe('no-store');
+    expect(await (await fetch(`${listener.url}/internal/healthz`, { method: 'POST' })).text()).toBe('mounted');
+  });
+
   it('answers 500 without details when a handler throws, and logs the error', async () => {
     listener = new ServicesListener({ host: '127.0.0.1', port: 0 }, logger);
     listener.mount('broken', () => true, async () => {

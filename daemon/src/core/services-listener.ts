@@ -5,6 +5,9 @@ import { describeListenError } from './errors.js';
 import type { Logger } from './logger.js';
 import { formatAddress, type ListenAddress } from './settings.js';
 
+/** Answers 200 while the listener runs; not a public path, the gateway does not front it. */
+export const SERVICES_HEALTH_PATH = '/internal/healthz';
+
 /** Handles one request of a mounted service; `url` is parsed against the Host header. */
 export type ServiceHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
 
@@ -76,6 +79,11 @@ export class ServicesListener implements Component {
       url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
     } catch {
       sendJsonError(res, 400, 'bad_request', 'the request target is not a valid URL');
+      return;
+    }
+    if (url.pathname === SERVICES_HEALTH_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
+      // For the gateway's beta_health check of this listener (config/portico.hcl).
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store', 'Content-Length': 8 }).end(req.method === 'HEAD' ? undefined : 'healthy\n');
       return;
     }
     const mount = this.#mounts.find((m) => m.matches(url.pathname));
