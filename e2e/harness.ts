@@ -60,6 +60,9 @@ export interface DaemonHandle {
   controlPort: number;
   /** Internal services listener (infosessions, ingest API, discovery HTTP form). */
   servicesUrl: string;
+  /** The gateway of config/portico.hcl (its port comes from PORTICO_GATEWAY_PORT, set to a free port). */
+  gatewayUrl: string;
+  gatewayPort: number;
   /** Discovery gRPC, host:port. */
   cdsAddress: string;
   dataDir: string;
@@ -85,6 +88,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<DaemonHandl
   const controlUrl = `http://127.0.0.1:${controlPort}`;
   const servicesPort = await freePort();
   const cdsPort = await freePort();
+  const gatewayPort = await freePort();
   let child: ChildProcess | null = null;
   let output = '';
   let exit: Promise<number | null> = Promise.resolve(null);
@@ -99,6 +103,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<DaemonHandl
         PORTICO_CONTROL_ADDR: `127.0.0.1:${controlPort}`,
         PORTICO_SERVICES_ADDR: `127.0.0.1:${servicesPort}`,
         PORTICO_CDS_ADDR: `127.0.0.1:${cdsPort}`,
+        PORTICO_GATEWAY_PORT: String(gatewayPort),
         ...opts.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -126,6 +131,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<DaemonHandl
     controlPort,
     servicesUrl: `http://127.0.0.1:${servicesPort}`,
     cdsAddress: `127.0.0.1:${cdsPort}`,
+    gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+    gatewayPort,
     dataDir,
     get token() {
       return readFileSync(join(dataDir, 'control.token'), 'utf8').trim();

@@ -1,0 +1,86 @@
+// Portico's default gateway configuration: what `npm start` serves on :8080.
+//
+// It fronts the daemon's internal services (infosessions, the ingest API and the cluster
+// discovery HTTP form, all on PORTICO_SERVICES_ADDR) under their public paths, serves a
+// small landing page, and checks the services' health. Save this file while the daemon
+// runs and the new configuration serves within a second; a broken save keeps the old one
+// serving and shows its error in `portico tui` (:config) and the web dashboard.
+//
+// Reference: docs/gateway.md. Check a change without applying it:
+//   npm exec portico -- config check config/portico.hcl
+
+server "portico" {
+  hosts = ["*:${env.PORTICO_GATEWAY_PORT}"]
+
+  // Landing page with links to everything below.
+  files {
+    document_root = "www"
+  }
+
+  api "services" {
+    // GET /v2/resources/infosessions.json?key=... (also .xml, and JSONP with callback=)
+    endpoint "/v2/resources/**" {
+      allowed_methods = ["GET", "HEAD"]
+      proxy {
+        backend = "services"
+      }
+    }
+
+    // The discovery service's HTTP form: POST a DiscoveryRequest as JSON.
+    endpoint "/v2/discovery:clusters" {
+      proxy {
+        backend = "services"
+      }
+    }
+
+    // Datasets, uploads and ingest jobs (X-Tenant-Id and X-Workspace-Id required).
+    endpoint "/api/v1/**" {
+      request_body_limit = "256MiB"
+      proxy {
+        backend = "services"
+      }
+    }
+
+    // The gateway's own view of its backends, built from expressions.
+    endpoint "/status" {
+      allowed_methods = ["GET", "HEAD"]
+      response {
+        json_body = {
+          gateway    = gateway.version
+          request_id = request.id
+          backends = {
+            services = backends.services.health
+          }
+        }
+      }
+    }
+  }
+}
+
+definitions {
+  backend "services" {
+    origin          = "http://${env.PORTICO_SERVICES_ADDR}"
+    connect_timeout = "2s"
+    timeout         = "120s"
+
+    beta_health {
+      path              = "/internal/healthz"
+      interval          = "2s"
+      timeout           = "1s"
+      failure_threshold = 2
+      expected_text     = "healthy"
+    }
+  }
+}
+
+settings {
+  health_path = "/healthz"
+  log_format  = "common"
+}
+
+defaults {
+  environment_variables = {
+    PORTICO_GATEWAY_PORT  = "8080"
+    PORTICO_SERVICES_ADDR = "127.0.0.1:9080"
+  }
+}
