@@ -1,0 +1,92 @@
+/**
+ * The parts of an HTTP message as expressions read them (spec "Variables"): shared by
+ * `request.*`, `backend_requests.<label>.*` and `backend_responses.<label>.*`.
+ */
+
+type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** One string per header (several values joined with ", ", as they arrive on one line); lower-case names. */
+export function headerMap(headers: HeaderRecord): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out.set(name.toLowerCase(), typeof value === 'string' ? value : value.join(name.toLowerCase() === 'cookie' ? '; ' : ', '));
+  }
+  return out;
+}
+
+/** `Cookie: a=1; b=2` → a → 1, b → 2; the last of a repeated name wins. */
+export function requestCookies(header: string | readonly string[] | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  const lines = header === undefined ? [] : typeof header === 'string' ? [header] : header;
+  for (const line of lines) {
+    for (const part of line.split(';')) {
+      const eq = part.indexOf('=');
+      if (eq <= 0) continue;
+      const name = part.slice(0, eq).trim();
+      let value = part.slice(eq + 1).trim();
+      if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+      if (name !== '') out.set(name, value);
+    }
+  }
+  return out;
+}
+
+/** `Set-Cookie: a=1; Path=/` lines → a → 1; the last of a repeated name wins. */
+export function responseCookies(header: string | readonly string[] | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  const lines = header === undefined ? [] : typeof header === 'string' ? [header] : header;
+  for (const line of lines) {
+    const pair = line.split(';')[0] ?? '';
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    out.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+  }
+  return out;
+}
+
+/** Query parameters as lists of values, in order. */
+export function queryMap(params: URLSearchParams): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [name, value] of params) {
+    const list = out.get(name);
+    if (list) list.push(value);
+    else out.set(name, [value]);
+  }
+  return out;
+}
+
+/** The media type without parameters, lower case: `application/json; charset=utf-8` → `application/json`. */
+export function mediaType(contentType: string | readonly string[] | undefined): string {
+  const value = typeof contentType === 'string' ? contentType : (contentType?.[0] ?? '');
+  return (value.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+export function isJsonMediaType(type: string): boolean {
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+
+/** `json_body`: the decoded body for JSON media types; null otherwise or when it does not parse (as the peer). */
+export function jsonBody(contentType: string | readonly string[] | undefined, body: Buffer | null): unknown {
+  if (body === null || body.length === 0 || !isJsonMediaType(mediaType(contentType))) return null;
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** `form_body`: parameters of an urlencoded body as lists; empty for other media types. */
+export function formBody(contentType: string | readonly string[] | undefined, body: Buffer | null): Map<string, string[]> {
+  if (body === null || mediaType(contentType) !== FORM_MEDIA_TYPE) return new Map();
+  return queryMap(new URLSearchParams(body.toString('utf8')));
+}
+
+/** url, origin, protocol, host, port (integer), path of a URL. */
+export function urlParts(url: URL): { url: string; origin: string; protocol: string; host: string; port: number; path: string } {
+  const protocol = url.protocol.replace(/:$/, '');
+  const port = url.port !== '' ? Number(url.port) : protocol === 'https' ? 443 : 80;
+  return { url: url.href, origin: url.origin, protocol, host: url.hostname, port, path: url.pathname };
+}

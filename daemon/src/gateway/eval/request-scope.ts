@@ -1,0 +1,164 @@
+import type { FunctionTable } from '../../hcl/index.js';
+import type { GatewayConfig } from '../config/model.js';
+import type { HealthMonitor, RequestInfo } from '../contracts.js';
+import { formBody, headerMap, jsonBody, queryMap, requestCookies, responseCookies, urlParts } from './http-variables.js';
+import { requestFunctions } from './request-functions.js';
+
+/** What expressions can read: the roots of variables and the functions. */
+export interface EvalScope {
+  /** The plain value of a root variable, or undefined when there is none here. */
+  resolve(root: string): unknown;
+  readonly functions: FunctionTable;
+}
+
+/** An outgoing backend request as `backend_requests.<label>` / `backend_request` show it. */
+export interface BackendRequestFacts {
+  readonly id: string;
+  readonly method: string;
+  readonly url: URL;
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
+  /** The body when it was built or buffered; null when it streamed. */
+  readonly body: Buffer | null;
+}
+
+/** A backend response as `backend_responses.<label>` / `backend_response` show it. */
+export interface BackendResponseFacts {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
+  /** Null while the body streams untouched (not buffered). */
+  readonly body: Buffer | null;
+}
+
+export interface RequestScopeOptions {
+  readonly config: GatewayConfig;
+  readonly request: RequestInfo;
+  /** `backends.<label>.health`; without one every backend reads healthy. */
+  readonly health?: HealthMonitor | null;
+  /** `request.context.beta_required_permission` for this request ("" when none). */
+  readonly requiredPermission?: string;
+}
+
+/**
+ * The variables of one client request (spec "Variables"), built on first read. The client
+ * body is seen only once buffered (`setBody`); until then `request.body` is "" and
+ * `form_body` / `json_body` are empty, as for a streamed body in the peer.
+ */
+export class RequestScope implements EvalScope {
+  readonly functions: FunctionTable = requestFunctions();
+  private body: Buffer | null = null;
+  private requestVar: Record<string, unknown> | null = null;
+  private backendsVar: Record<string, unknown> | null = null;
+  private readonly backendRequests = new Map<string, Record<string, unknown>>();
+  private readonly backendResponses = new Map<string, Record<string, unknown>>();
+
+  constructor(private readonly options: RequestScopeOptions) {}
+
+  get request(): RequestInfo {
+    return this.options.request;
+  }
+
+  /** The buffered client body (after `request_body_limit` was checked). */
+  setBody(body: Buffer): void {
+    this.body = body;
+    this.requestVar = null;
+  }
+
+  bufferedBody(): Buffer | null {
+    return this.body;
+  }
+
+  recordBackendRequest(label: string, facts: BackendRequestFacts): void {
+    this.backendRequests.set(label, backendRequestVariable(facts));
+  }
+
+  recordBackendResponse(label: string, facts: BackendResponseFacts): void {
+    this.backendResponses.set(label, backendResponseVariable(facts));
+  }
+
+  resolve(root: string): unknown {
+    switch (root) {
+      case 'gateway':
+        return new Map([['version', this.options.config.version]]);
+      case 'env':
+        return new Map(Object.entries(this.options.config.env));
+      case 'request':
+        return (this.requestVar ??= this.buildRequest());
+      case 'backends':
+        return (this.backendsVar ??= this.buildBackends());
+      case 'backend_requests':
+        return Object.fromEntries(this.backendRequests);
+      case 'backend_responses':
+        return Object.fromEntries(this.backendResponses);
+      default:
+        return undefined;
+    }
+  }
+
+  /** A scope for expressions of a backend block: adds `backend_request` and, once received, `backend_response`. */
+  forBackend(request: BackendRequestFacts, response: BackendResponseFacts | null): EvalScope {
+    const backendRequest = backendRequestVariable(request);
+    const backendResponse = response ? backendResponseVariable(response) : undefined;
+    return {
+      functions: this.functions,
+      resolve: (root) => {
+        if (root === 'backend_request') return backendRequest;
+        if (root === 'backend_response') return backendResponse;
+        return this.resolve(root);
+      },
+    };
+  }
+
+  private buildRequest(): Record<string, unknown> {
+    const { request, requiredPermission } = this.options;
+    const headers = request.headers;
+    return {
+      id: request.id,
+      method: request.method,
+      headers: headerMap(headers),
+      cookies: requestCookies(headers['cookie']),
+      query: queryMap(request.url.searchParams),
+      path_params: new Map(Object.entries(request.pathParams)),
+      body: this.body === null ? '' : this.body.toString('utf8'),
+      form_body: formBody(headers['content-type'], this.body),
+      json_body: jsonBody(headers['content-type'], this.body),
+      context: { beta_granted_permissions: [], beta_required_permission: requiredPermission ?? '' },
+      ...urlParts(request.url),
+    };
+  }
+
+  private buildBackends(): Record<string, unknown> {
+    const snapshot = this.options.health?.snapshot() ?? {};
+    const out: Record<string, unknown> = {};
+    for (const name of Object.keys(this.options.config.backends)) {
+      const h = snapshot[name];
+      out[name] = { health: h ? { error: h.error, healthy: h.healthy, state: h.state } : { error: '', healthy: true, state: 'healthy' } };
+    }
+    return out;
+  }
+}
+
+function backendRequestVariable(facts: BackendRequestFacts): Record<string, unknown> {
+  const contentType = facts.headers['content-type'];
+  return {
+    id: facts.id,
+    method: facts.method,
+    headers: headerMap(facts.headers),
+    cookies: requestCookies(facts.headers['cookie']),
+    query: queryMap(facts.url.searchParams),
+    body: facts.body === null ? '' : facts.body.toString('utf8'),
+    form_body: formBody(contentType, facts.body),
+    json_body: jsonBody(contentType, facts.body),
+    context: {},
+    ...urlParts(facts.url),
+  };
+}
+
+function backendResponseVariable(facts: BackendResponseFacts): Record<string, unknown> {
+  return {
+    status: facts.status,
+    headers: headerMap(facts.headers),
+    cookies: responseCookies(facts.headers['set-cookie']),
+    body: facts.body === null ? '' : facts.body.toString('utf8'),
+    json_body: jsonBody(facts.headers['content-type'], facts.body),
+  };
+}

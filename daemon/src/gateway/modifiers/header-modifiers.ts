@@ -1,0 +1,72 @@
+import { validateHeaderName, validateHeaderValue } from 'node:http';
+import type { ModifierMap, ModifierValue, Modifiers } from '../config/model.js';
+import { GatewayError } from '../errors/error-types.js';
+import { evalOptional, type AttrCheck } from '../eval/eval-dyn.js';
+import type { EvalScope } from '../eval/request-scope.js';
+
+/** Headers with lower-case names; several values as an array. */
+export type HeaderRecord = Record<string, string | string[]>;
+
+const NAMES: AttrCheck = { name: 'remove_*_headers', type: 'stringList' };
+const MAP: AttrCheck = { name: '*_headers', type: 'modifierMap' };
+
+function values(value: ModifierValue): string[] {
+  if (value === null) return [];
+  return typeof value === 'string' ? [value] : [...value];
+}
+
+function checked(name: string, list: readonly string[]): string[] {
+  try {
+    validateHeaderName(name);
+    for (const v of list) validateHeaderValue(name, v);
+  } catch (error) {
+    throw new GatewayError('evaluation', `invalid header ${JSON.stringify(name)} from a modifier: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return [...list];
+}
+
+export function removeHeaders(headers: HeaderRecord, names: readonly string[]): void {
+  for (const name of names) delete headers[name.toLowerCase()];
+}
+
+/** Replaces each header; null or an empty list removes it. */
+export function setHeaders(headers: HeaderRecord, map: ModifierMap): void {
+  for (const [rawName, value] of Object.entries(map)) {
+    const name = rawName.toLowerCase();
+    const list = checked(name, values(value));
+    if (list.length === 0) delete headers[name];
+    else headers[name] = list.length === 1 ? (list[0] as string) : list;
+  }
+}
+
+/** Appends values after the existing ones. */
+export function addHeaders(headers: HeaderRecord, map: ModifierMap): void {
+  for (const [rawName, value] of Object.entries(map)) {
+    const name = rawName.toLowerCase();
+    const list = checked(name, values(value));
+    if (list.length === 0) continue;
+    const existing = headers[name];
+    const all = existing === undefined ? list : [...(typeof existing === 'string' ? [existing] : existing), ...list];
+    headers[name] = all.length === 1 ? (all[0] as string) : all;
+  }
+}
+
+/** One context's header modifiers in the spec's order: remove, set, add. */
+function applyHeaderGroup(headers: HeaderRecord, remove: Modifiers['removeRequestHeaders'], set: Modifiers['setRequestHeaders'], add: Modifiers['addRequestHeaders'], scope: EvalScope, side: 'request' | 'response'): void {
+  const removed = evalOptional(remove, scope, { ...NAMES, name: `remove_${side}_headers` });
+  if (removed) removeHeaders(headers, removed);
+  const toSet = evalOptional(set, scope, { ...MAP, name: `set_${side}_headers` });
+  if (toSet) setHeaders(headers, toSet);
+  const toAdd = evalOptional(add, scope, { ...MAP, name: `add_${side}_headers` });
+  if (toAdd) addHeaders(headers, toAdd);
+}
+
+/** `remove_/set_/add_response_headers` of one context (server, files, spa, api, endpoint, ...) on a client response's headers. */
+export function applyResponseHeaderModifiers(headers: HeaderRecord, modifiers: Modifiers, scope: EvalScope): void {
+  applyHeaderGroup(headers, modifiers.removeResponseHeaders, modifiers.setResponseHeaders, modifiers.addResponseHeaders, scope, 'response');
+}
+
+/** `remove_/set_/add_request_headers` of one context on an outgoing request's headers. */
+export function applyRequestHeaderModifiers(headers: HeaderRecord, modifiers: Modifiers, scope: EvalScope): void {
+  applyHeaderGroup(headers, modifiers.removeRequestHeaders, modifiers.setRequestHeaders, modifiers.addRequestHeaders, scope, 'request');
+}
