@@ -1,0 +1,132 @@
+// Plain data the control API returns for `config` and `backends`; the consoles import these
+// through AppRouter, so no Node types here.
+
+/** What started a reload: the first load, a saved file, SIGHUP, or the control API. */
+export type ReloadTrigger = 'start' | 'file' | 'signal' | 'control';
+
+/** `applied`: serving now; `rejected`: the files do not load (diagnostics); `failed`: building the new runtime threw. */
+export type ReloadOutcome = 'applied' | 'rejected' | 'failed';
+
+export interface ReloadDiagnostic {
+  severity: 'error' | 'warning';
+  /** Null for problems without a position (an unreadable file, a missing server block). */
+  file: string | null;
+  line: number | null;
+  column: number | null;
+  summary: string;
+  detail: string;
+  /** The whole line as `portico config check` prints it. */
+  text: string;
+}
+
+export interface NameChanges {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+/** What a reload changed against the configuration serving before it. */
+export interface ReloadDiff {
+  servers: NameChanges;
+  endpoints: NameChanges;
+  backends: NameChanges;
+  /** Configuration and referenced files whose content changed. */
+  files: string[];
+  /** True when nothing above changed. */
+  unchanged: boolean;
+  /** One line, e.g. `+2 endpoints (/a, /b), ~1 backend (api)`, or `unchanged`. */
+  summary: string;
+}
+
+export interface SourceHash {
+  path: string;
+  sha256: string;
+}
+
+export interface ReloadRecord {
+  /** `<instance>:<seq>`; resume `config.changes` from it. */
+  id: string;
+  trigger: ReloadTrigger;
+  /** ISO time. */
+  startedAt: string;
+  durationMs: number;
+  result: ReloadOutcome;
+  diagnostics: ReloadDiagnostic[];
+  /** Null unless applied. */
+  diff: ReloadDiff | null;
+  /** Why `apply` failed (`failed` only). */
+  error: string | null;
+  /** The configuration files read, with the SHA-256 of their bytes. */
+  sources: SourceHash[];
+}
+
+export interface ConfigStatus {
+  /** The files of the configuration serving now (empty before the first applied load). */
+  files: SourceHash[];
+  /** ISO time the serving configuration was applied. */
+  appliedAt: string | null;
+  last: ReloadRecord | null;
+  /** What is being watched for changes (configuration files, their directories, referenced files). */
+  watching: string[];
+}
+
+export interface ActiveConfigFile {
+  path: string;
+  sha256: string;
+  /** The applied source with every secret value replaced by `"***"`; null when it could not be shown safely. */
+  text: string | null;
+  /** Why `text` is null. */
+  note: string | null;
+  /** How many values were hidden. */
+  redacted: number;
+}
+
+export interface ValidationResult {
+  ok: boolean;
+  /** The file the candidate stood for (or `<candidate>` when loaded alone). */
+  file: string;
+  diagnostics: ReloadDiagnostic[];
+  /** What applying it would change against the serving configuration (null when it does not load). */
+  diff: ReloadDiff | null;
+}
+
+export type BackendState = 'unknown' | 'healthy' | 'degraded' | 'unhealthy';
+
+export interface BackendHealthView {
+  state: BackendState;
+  lastCheckAt: string | null;
+  failures: number;
+  latencyMs: number | null;
+  error: string;
+  /** False for backends without beta_health (never checked). */
+  checked: boolean;
+  since: string | null;
+}
+
+export interface BackendView {
+  name: string;
+  /** `scheme://host[:port]`, or null when the url is evaluated per request. */
+  origin: string | null;
+  anonymous: boolean;
+  useWhenUnhealthy: boolean;
+  health: BackendHealthView;
+  /** `<path>` of every endpoint (and error handler's endpoint) with a proxy or request on it. */
+  usedBy: string[];
+}
+
+export interface BackendHealthChangeView {
+  backend: string;
+  from: BackendState;
+  to: BackendState;
+  at: string;
+  error: string;
+}
+
+/** One `backends.changes` message: a finished check (change null) or a state change. */
+export interface BackendUpdate {
+  /** `<instance>:<seq>`. */
+  id: string;
+  backend: string;
+  health: BackendHealthView;
+  change: BackendHealthChangeView | null;
+}
