@@ -1,0 +1,168 @@
+/**
+ * From a request on a port to its response: the server by host, the route by most-specific
+ * path match, CORS preflights, allowed methods, then files, spa or the endpoint handler.
+ * Errors come back as GatewayErrors with the template of the block the request was in.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { ApiConfig, CorsConfig, EndpointConfig, FilesConfig, Modifiers, ServerConfig, SpaConfig } from '../config/model.js';
+import type { AccessLogFields, EndpointHandler, GatewayResponse, RequestInfo } from '../contracts.js';
+import { DEFAULT_HTML_TEMPLATE, type ErrorTemplate } from '../errors/error-template.js';
+import { GatewayError } from '../errors/error-types.js';
+import { isPreflight } from './cors.js';
+import { hostName } from './forwarded-url.js';
+import { underBasePath, type RouteTarget, type Runtime, type ServerRuntime } from './runtime.js';
+import { bootstrapResponse, serveFile, STATIC_METHODS } from './static-files.js';
+
+/** Where the request landed: what the log line and the error rendering need. */
+export interface Placement {
+  server: ServerConfig | null;
+  api: ApiConfig | null;
+  endpoint: EndpointConfig | null;
+  files: FilesConfig | null;
+  spa: SpaConfig | null;
+  template: ErrorTemplate;
+  cors: CorsConfig | null;
+  allowedMethods: readonly string[];
+  /** Response header modifiers the front applies itself (server, files, spa; not endpoints). */
+  modifiers: Modifiers[];
+  customLogFields: ServerConfig['customLogFields'];
+}
+
+export interface DispatchInput {
+  readonly runtime: Runtime;
+  readonly port: number;
+  /** Host (or X-Forwarded-Host with xfh) of the request. */
+  readonly host: string;
+  /** Path as received, without the query. */
+  readonly path: string;
+  readonly search: string;
+  readonly request: Omit<RequestInfo, 'pathParams' | 'wildcard'>;
+  readonly incoming: IncomingMessage;
+  readonly endpointHandler: EndpointHandler;
+  readonly log: AccessLogFields;
+  readonly signal: AbortSignal;
+}
+
+export function emptyPlacement(): Placement {
+  return { server: null, api: null, endpoint: null, files: null, spa: null, template: DEFAULT_HTML_TEMPLATE, cors: null, allowedMethods: [], modifiers: [], customLogFields: [] };
+}
+
+export function selectServer(runtime: Runtime, port: number, host: string): ServerRuntime | null {
+  const entry = runtime.ports.get(port);
+  if (!entry) return null;
+  return entry.byHost.get(hostName(host)) ?? entry.fallback;
+}
+
+/** Fills `placement` as soon as each part is known, so an error thrown later is still rendered and logged in place. */
+export async function dispatch(input: DispatchInput, placement: Placement): Promise<GatewayResponse> {
+  const srv = selectServer(input.runtime, input.port, input.host);
+  if (!srv) throw new GatewayError('route_not_found', `no server for host "${input.host}" on port ${input.port}`);
+  placeInServer(srv, input.path, placement);
+  const match = srv.router.match(input.path);
+  if (!match) throw new GatewayError('route_not_found', `no route for ${input.path}`);
+  const method = input.request.method;
+  const request: RequestInfo = { ...input.request, pathParams: match.params, wildcard: match.rest };
+
+  for (const target of orderTargets(match.value.targets)) {
+    if (target.kind === 'files') {
+      placeTarget(srv, target, placement);
+      const preflight = answerPreflight(target.cors, method, input.request.headers);
+      if (preflight) return preflight;
+      if (!STATIC_METHODS.includes(method)) throw methodNotAllowed(method, STATIC_METHODS);
+      const response = await serveFile({ documentRoot: target.files.documentRoot, rest: match.rest ?? '', path: input.path, search: input.search, method, headers: input.request.headers });
+      if (response) {
+        input.log.handler = 'files';
+        return response;
+      }
+      continue;
+    }
+    placeTarget(srv, target, placement);
+    if (target.kind === 'spa') {
+      const preflight = answerPreflight(target.cors, method, input.request.headers);
+      if (preflight) return preflight;
+      if (!STATIC_METHODS.includes(method)) throw methodNotAllowed(method, STATIC_METHODS);
+      input.log.handler = 'spa';
+      return bootstrapResponse(target.spa.bootstrapFile, method, input.request.headers);
+    }
+    const { endpoint, api } = target;
+    const preflight = answerPreflight(target.cors, method, input.request.headers);
+    if (preflight) return preflight;
+    if (!endpoint.allowedMethods.includes(method)) throw methodNotAllowed(method, endpoint.allowedMethods);
+    input.log.handler ??= 'endpoint';
+    return input.endpointHandler.handle({
+      config: input.runtime.config,
+      server: srv.server,
+      api,
+      endpoint,
+      request,
+      incoming: input.incoming,
+      backends: input.runtime.backends,
+      log: input.log,
+      signal: input.signal,
+    });
+  }
+  // Only files routes matched, and none had the file: a 404 in the block the path is under.
+  throw new GatewayError('route_not_found', `no file for ${input.path}`);
+}
+
+function orderTargets(targets: readonly RouteTarget[]): RouteTarget[] {
+  const rank = { files: 0, endpoint: 1, spa: 2 } as const;
+  return [...targets].sort((a, b) => rank[a.kind] - rank[b.kind]);
+}
+
+/** Placement by path alone: the api (JSON errors) or files block the path is under, else the server. */
+function placeInServer(srv: ServerRuntime, path: string, placement: Placement): void {
+  placement.server = srv.server;
+  placement.template = srv.template;
+  placement.cors = srv.cors;
+  placement.modifiers = [srv.server.modifiers];
+  placement.customLogFields = srv.server.customLogFields;
+  const scope = srv.apis.find((a) => underBasePath(path, a.api.basePath));
+  if (scope) {
+    placement.api = scope.api;
+    placement.template = scope.template;
+    placement.cors = scope.cors;
+    placement.customLogFields = scope.api.customLogFields;
+    return;
+  }
+  const files = srv.files.find((f) => underBasePath(path, f.basePath));
+  if (files) placement.template = srv.filesTemplates.get(files) ?? srv.template;
+}
+
+function placeTarget(srv: ServerRuntime, target: RouteTarget, placement: Placement): void {
+  placement.cors = target.cors;
+  placement.files = null;
+  placement.spa = null;
+  placement.endpoint = null;
+  if (target.kind === 'files') {
+    placement.files = target.files;
+    placement.allowedMethods = STATIC_METHODS;
+    placement.modifiers = [srv.server.modifiers, target.files.modifiers];
+    placement.customLogFields = target.files.customLogFields;
+    // Inside an api's base path errors stay JSON; otherwise the files block's template.
+    if (!placement.api) placement.template = srv.filesTemplates.get(target.files) ?? srv.template;
+  } else if (target.kind === 'spa') {
+    placement.spa = target.spa;
+    placement.allowedMethods = STATIC_METHODS;
+    placement.modifiers = [srv.server.modifiers, target.spa.modifiers];
+    placement.customLogFields = target.spa.customLogFields;
+  } else {
+    placement.endpoint = target.endpoint;
+    placement.api = target.api;
+    placement.allowedMethods = target.endpoint.allowedMethods;
+    // The endpoint handler applies server, api and endpoint modifiers to its responses.
+    placement.modifiers = [];
+    placement.customLogFields = target.endpoint.customLogFields;
+    placement.template = target.api ? (srv.apis.find((a) => a.api === target.api)?.template ?? placement.template) : srv.template;
+  }
+}
+
+/** The gateway answers a preflight itself when CORS applies; the CORS headers are added with every response's. */
+function answerPreflight(cors: CorsConfig | null, method: string, headers: RequestInfo['headers']): GatewayResponse | null {
+  if (!cors || !isPreflight(method, headers)) return null;
+  return { status: 204, headers: {}, body: null };
+}
+
+function methodNotAllowed(method: string, allowed: readonly string[]): GatewayError {
+  return new GatewayError('method_not_allowed', `method ${method} is not allowed here (allowed: ${allowed.join(', ')})`, { headers: { Allow: allowed.join(', ') } });
+}

@@ -1,0 +1,163 @@
+/**
+ * One client request from arrival to its access log line: request id, URL (forwarded
+ * headers), the health path before anything else, dispatch, error rendering, CORS, the
+ * front's own response header modifiers, the request id header, secure cookies, gzip.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import type { Dyn } from '../config/model.js';
+import type { AccessLogFields, EndpointHandler, GatewayLogSink, GatewayResponse, RequestInfo } from '../contracts.js';
+import { errorResponse } from '../errors/error-response.js';
+import { asGatewayError, type GatewayError } from '../errors/error-types.js';
+import { accessRecord } from '../logs/access-record.js';
+import { evaluateCustomLogFields } from '../logs/custom-fields.js';
+import { maybeGzip, stripSecureCookies } from './client-response.js';
+import { corsHeaders } from './cors.js';
+import { dispatch, emptyPlacement, type Placement } from './dispatch.js';
+import { requestHost, requestUrl } from './forwarded-url.js';
+import { requestIdFor } from './request-id.js';
+import type { RequestEvaluator } from './request-eval.js';
+import { applyResponseHeaderModifiers } from './response-modifiers.js';
+import type { Runtime } from './runtime.js';
+
+export interface PipelineDeps {
+  readonly endpointHandler: EndpointHandler;
+  readonly evaluator: RequestEvaluator;
+  readonly logSink: GatewayLogSink;
+  /** True once shutdown began: the health path answers 500. */
+  isDraining(): boolean;
+  /** True when this port's listener is closing: answers carry `Connection: close`. */
+  isClosing(port: number): boolean;
+}
+
+export interface RequestSlot {
+  readonly runtime: Runtime;
+  /** The configured port the request arrived on. */
+  readonly port: number;
+  readonly controller: AbortController;
+}
+
+export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const startedAt = Date.now();
+  const started = performance.now();
+  const { runtime, port } = slot;
+  const settings = runtime.config.settings;
+  const method = (req.method ?? 'GET').toUpperCase();
+  const rawUrl = req.url ?? '/';
+  const queryAt = rawUrl.indexOf('?');
+  const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
+  const search = queryAt === -1 ? '' : rawUrl.slice(queryAt);
+  const id = requestIdFor(settings, req.headers);
+  const fallbackHost = `${req.socket.localAddress?.includes(':') ? `[${req.socket.localAddress}]` : (req.socket.localAddress ?? 'localhost')}:${req.socket.localPort ?? port}`;
+  const url = requestUrl(settings, req.headers, rawUrl, fallbackHost);
+  const host = requestHost(settings, req.headers, fallbackHost);
+  const log: AccessLogFields = {};
+  const placement = emptyPlacement();
+  const info: Omit<RequestInfo, 'pathParams' | 'wildcard'> = { id, method, url, clientIp: req.socket.remoteAddress ?? '', headers: req.headers, startedAt };
+
+  let response: GatewayResponse;
+  let failure: GatewayError | null = null;
+  const health = path === settings.healthPath;
+  if (health) {
+    log.handler = 'health';
+    response = healthResponse(deps.isDraining(), method);
+  } else {
+    try {
+      response = await dispatch({ runtime, port, host, path, search, request: info, incoming: req, endpointHandler: deps.endpointHandler, log, signal: slot.controller.signal }, placement);
+    } catch (error) {
+      failure = asGatewayError(error);
+      response = errorResponse({ error: failure, template: placement.template, requestId: id, path, method });
+    }
+  }
+
+  const evaluate = <T,>(dyn: Dyn<T>): T => deps.evaluator.evaluate(dyn, runtime.config, { ...info, pathParams: {}, wildcard: null });
+  const headers = response.headers;
+  if (!health) {
+    if (placement.cors) Object.assign(headers, mergeVary(headers.vary, corsHeaders(placement.cors, method, req.headers, placement.allowedMethods)));
+    try {
+      applyResponseHeaderModifiers(headers, placement.modifiers, evaluate);
+    } catch (error) {
+      log.errorDetail = `response header modifiers: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  if (settings.requestIdClientHeader !== '') headers[settings.requestIdClientHeader.toLowerCase()] = id;
+  if (settings.secureCookies === 'strip') stripSecureCookies(headers);
+  if (deps.isClosing(port)) headers.connection = 'close';
+  const final = health ? response : maybeGzip(method, req.headers, response);
+
+  const responseBytes = await send(res, final);
+
+  const custom = evaluateCustomLogFields(placement.customLogFields, evaluate);
+  for (const problem of custom.problems) {
+    deps.logSink.write({ timestamp: new Date().toISOString(), level: 'error', type: 'gateway_daemon', uid: id, message: problem });
+  }
+  deps.logSink.write(
+    accessRecord({
+      startedAt,
+      durationMs: performance.now() - started,
+      requestId: id,
+      method,
+      url,
+      status: final.status,
+      server: placement.server?.name ?? null,
+      api: placement.api?.name ?? null,
+      endpoint: placement.endpoint?.pattern ?? null,
+      handler: log.handler ?? null,
+      clientIp: info.clientIp,
+      authUser: null,
+      requestHeaders: req.headers,
+      requestBytes: Number(req.headers['content-length'] ?? 0) || 0,
+      tls: false,
+      protocol: `HTTP/${req.httpVersion}`,
+      responseHeaders: final.headers,
+      responseBytes,
+      errorType: failure?.kind ?? log.errorType ?? null,
+      message: failure?.detail ?? log.errorDetail ?? null,
+      custom: { ...custom.custom, ...(log.custom ?? {}) },
+      ...(health ? { level: 'debug' as const } : {}),
+    }),
+  );
+}
+
+function healthResponse(draining: boolean, method: string): GatewayResponse {
+  const text = draining ? 'unhealthy' : 'healthy';
+  return {
+    status: draining ? 500 : 200,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'content-length': String(text.length) },
+    body: method === 'HEAD' ? null : Buffer.from(text),
+  };
+}
+
+function mergeVary(current: string | string[] | undefined, cors: Record<string, string>): Record<string, string> {
+  if (!cors.vary || current === undefined) return cors;
+  const existing = Array.isArray(current) ? current.join(', ') : current;
+  return { ...cors, vary: `${existing}, ${cors.vary}` };
+}
+
+/** Writes the response; resolves with the body bytes written (the client going away ends it early). */
+async function send(res: ServerResponse, response: GatewayResponse): Promise<number> {
+  const headers = { ...response.headers };
+  const noBody = response.status === 204 || response.status === 304;
+  if (noBody) delete headers['content-length'];
+  res.writeHead(response.status, headers);
+  const body = response.body;
+  if (body === null || noBody) {
+    if (body !== null && !Buffer.isBuffer(body)) body.destroy();
+    res.end();
+    return 0;
+  }
+  if (Buffer.isBuffer(body)) {
+    res.end(body);
+    return body.length;
+  }
+  let bytes = 0;
+  (body as Readable).on('data', (chunk: Buffer | string) => (bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length));
+  try {
+    await pipeline(body, res);
+  } catch {
+    // The client went away or the body failed mid-stream: the status is already sent, so the socket is closed.
+    res.destroy();
+  }
+  return bytes;
+}

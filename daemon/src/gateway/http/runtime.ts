@@ -1,0 +1,125 @@
+/**
+ * What one applied configuration serves: per port the servers by host, per server a route
+ * table (endpoints, files, spa paths) and the error templates of its blocks, plus the
+ * configuration's BackendSet. Built aside on apply; requests capture the runtime they
+ * arrive on and finish on it.
+ */
+import type { ApiConfig, CorsConfig, EndpointConfig, FilesConfig, GatewayConfig, ServerConfig, SpaConfig } from '../config/model.js';
+import type { BackendSet } from '../contracts.js';
+import { DEFAULT_HTML_TEMPLATE, DEFAULT_JSON_TEMPLATE, defaultTemplate, errorFileType, loadErrorFile, type ErrorTemplate } from '../errors/error-template.js';
+import { joinPaths, parsePathPattern, patternKey } from '../router/path-pattern.js';
+import { PathRouter } from '../router/path-router.js';
+import { effectiveCors } from './cors.js';
+
+export type RouteTarget =
+  | { readonly kind: 'endpoint'; readonly api: ApiConfig | null; readonly endpoint: EndpointConfig; readonly cors: CorsConfig | null }
+  | { readonly kind: 'files'; readonly files: FilesConfig; readonly cors: CorsConfig | null }
+  | { readonly kind: 'spa'; readonly spa: SpaConfig; readonly cors: CorsConfig | null };
+
+/** Targets whose patterns route the same paths (e.g. files at `/` and a spa's `/**`): an existing file wins, then an endpoint, then the spa. */
+export interface RouteGroup {
+  readonly targets: RouteTarget[];
+}
+
+export interface ApiScope {
+  readonly api: ApiConfig;
+  readonly template: ErrorTemplate;
+  readonly cors: CorsConfig | null;
+}
+
+export interface ServerRuntime {
+  readonly server: ServerConfig;
+  readonly router: PathRouter<RouteGroup>;
+  readonly template: ErrorTemplate;
+  /** Longest base path first. */
+  readonly apis: readonly ApiScope[];
+  readonly filesTemplates: ReadonlyMap<FilesConfig, ErrorTemplate>;
+  /** Longest base path first. */
+  readonly files: readonly FilesConfig[];
+  readonly cors: CorsConfig | null;
+}
+
+export interface PortRuntime {
+  readonly port: number;
+  /** Named hosts (lower case, no port). */
+  readonly byHost: ReadonlyMap<string, ServerRuntime>;
+  /** The `*` server of the port. */
+  readonly fallback: ServerRuntime | null;
+}
+
+export interface Runtime {
+  readonly config: GatewayConfig;
+  readonly backends: BackendSet;
+  readonly ports: ReadonlyMap<number, PortRuntime>;
+  /** error_file templates that could not be used (their type's default serves instead). */
+  readonly problems: readonly string[];
+}
+
+export function buildRuntime(config: GatewayConfig, backends: BackendSet): Runtime {
+  const problems: string[] = [];
+  const templates = new Map<string, ErrorTemplate>();
+  const templateFor = (file: string | null, fallback: ErrorTemplate): ErrorTemplate => {
+    if (file === null) return fallback;
+    let template = templates.get(file);
+    if (!template) {
+      const loaded = loadErrorFile(file);
+      if (loaded.problem !== null) problems.push(`error_file ${file}: ${loaded.problem}; the default ${errorFileType(file)} template is used instead`);
+      template = loaded.template ?? defaultTemplate(errorFileType(file));
+      templates.set(file, template);
+    }
+    return template;
+  };
+
+  const ports = new Map<number, { byHost: Map<string, ServerRuntime>; fallback: ServerRuntime | null }>();
+  for (const server of config.servers) {
+    const runtime = buildServer(server, templateFor);
+    for (const { host, port } of server.hosts) {
+      let entry = ports.get(port);
+      if (!entry) ports.set(port, (entry = { byHost: new Map(), fallback: null }));
+      if (host === '*') entry.fallback = runtime;
+      else entry.byHost.set(host, runtime);
+    }
+  }
+  const frozen = new Map<number, PortRuntime>();
+  for (const [port, entry] of ports) frozen.set(port, { port, byHost: entry.byHost, fallback: entry.fallback });
+  return { config, backends, ports: frozen, problems };
+}
+
+function buildServer(server: ServerConfig, templateFor: (file: string | null, fallback: ErrorTemplate) => ErrorTemplate): ServerRuntime {
+  const groups = new Map<string, RouteGroup>();
+  const router = new PathRouter<RouteGroup>();
+  const add = (path: string, target: RouteTarget): void => {
+    const pattern = parsePathPattern(path);
+    const key = patternKey(pattern);
+    const group = groups.get(key);
+    if (group) {
+      group.targets.push(target);
+      return;
+    }
+    const created: RouteGroup = { targets: [target] };
+    groups.set(key, created);
+    router.add(pattern, created);
+  };
+  for (const endpoint of server.endpoints) add(endpoint.path, { kind: 'endpoint', api: null, endpoint, cors: effectiveCors(server, null) });
+  for (const api of server.apis) {
+    const cors = effectiveCors(server, api.cors);
+    for (const endpoint of api.endpoints) add(endpoint.path, { kind: 'endpoint', api, endpoint, cors });
+  }
+  for (const files of server.files) add(joinPaths(files.basePath, '/**'), { kind: 'files', files, cors: effectiveCors(server, files.cors) });
+  for (const spa of server.spas) for (const path of spa.paths) add(path, { kind: 'spa', spa, cors: effectiveCors(server, spa.cors) });
+
+  const serverTemplate = templateFor(server.errorFile, DEFAULT_HTML_TEMPLATE);
+  const apis = server.apis
+    .map((api) => ({ api, template: templateFor(api.errorFile, DEFAULT_JSON_TEMPLATE), cors: effectiveCors(server, api.cors) }))
+    .sort((a, b) => b.api.basePath.length - a.api.basePath.length);
+  const filesTemplates = new Map(server.files.map((f) => [f, templateFor(f.errorFile, serverTemplate)] as const));
+  const files = [...server.files].sort((a, b) => b.basePath.length - a.basePath.length);
+  return { server, router, template: serverTemplate, apis, filesTemplates, files, cors: effectiveCors(server, null) };
+}
+
+/** True when `path` is `base` or below it. */
+export function underBasePath(path: string, base: string): boolean {
+  if (base === '/' || path === base) return true;
+  const prefix = base.endsWith('/') ? base : `${base}/`;
+  return path.startsWith(prefix) || path === base.replace(/\/$/, '');
+}

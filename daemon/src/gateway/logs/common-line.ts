@@ -1,0 +1,77 @@
+/**
+ * The `common` log format: one line per record, Apache-like for access lines.
+ *
+ *   access:  <client_ip> - <auth_user|-> [<timestamp>] "<METHOD> <url>" <status> <bytes|-> <total>ms id=<uid> handler=<h> [server=..] [api=..] [endpoint=..] [error_type=.. message=".."] [custom={..}]
+ *   backend: [<timestamp>] backend <name> "<METHOD> <url>" <status|-> <total>ms ttfb=<ms> id=<uid> handler=<h> [error_type=.. message=".."]
+ *   daemon:  [<timestamp>] <LEVEL> <message> key=value...
+ */
+import type { GatewayLogRecord } from '../contracts.js';
+
+export function formatCommonLine(record: GatewayLogRecord): string {
+  switch (record.type) {
+    case 'gateway_access':
+      return accessLine(record);
+    case 'gateway_backend':
+      return backendLine(record);
+    default:
+      return daemonLine(record);
+  }
+}
+
+function accessLine(r: GatewayLogRecord): string {
+  const response = asObject(r.response);
+  const timings = asObject(r.timings);
+  const head = `${text(r.client_ip)} - ${text(r.auth_user)} [${r.timestamp}] "${text(r.method)} ${text(r.url)}" ${text(r.status)} ${text(response.bytes)} ${ms(timings.total)}`;
+  return [head, ...pairs(r, ['uid:id', 'handler', 'server', 'api', 'endpoint', 'error_type', 'message']), ...customPair(r)].join(' ');
+}
+
+function backendLine(r: GatewayLogRecord): string {
+  const timings = asObject(r.timings);
+  const head = `[${r.timestamp}] backend ${text(r.backend)} "${text(r.method)} ${text(r.url)}" ${text(r.status)} ${ms(timings.total)}`;
+  const extra = timings.ttfb === undefined || timings.ttfb === null ? [] : [`ttfb=${ms(timings.ttfb)}`];
+  return [head, ...extra, ...pairs(r, ['uid:id', 'handler', 'error_type', 'message']), ...customPair(r)].join(' ');
+}
+
+function daemonLine(r: GatewayLogRecord): string {
+  const skip = new Set(['timestamp', 'level', 'type', 'message']);
+  const rest = Object.entries(r)
+    .filter(([k, v]) => !skip.has(k) && v !== undefined)
+    .map(([k, v]) => `${k}=${quote(v)}`);
+  return [`[${r.timestamp}] ${r.level.toUpperCase()} ${text(r.message)}`, ...rest].join(' ');
+}
+
+/** `field` or `field:label` pairs for the fields that are set. */
+function pairs(r: GatewayLogRecord, fields: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const spec of fields) {
+    const [field, label = field] = spec.split(':') as [string, string?];
+    const value = r[field];
+    if (value === undefined || value === null || value === '') continue;
+    out.push(`${label}=${quote(value)}`);
+  }
+  return out;
+}
+
+function customPair(r: GatewayLogRecord): string[] {
+  const custom = r.custom;
+  if (!custom || typeof custom !== 'object' || Object.keys(custom).length === 0) return [];
+  return [`custom=${JSON.stringify(custom)}`];
+}
+
+function text(value: unknown): string {
+  if (value === undefined || value === null || value === '') return '-';
+  return String(value);
+}
+
+function quote(value: unknown): string {
+  if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
+  return JSON.stringify(value);
+}
+
+function ms(value: unknown): string {
+  return typeof value === 'number' ? `${value.toFixed(1)}ms` : '-';
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+}
