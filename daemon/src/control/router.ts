@@ -1,3 +1,4 @@
+import { backendsRouter, configRouter } from '../gateway/control/routers.js';
 import { infosessionsRouter, keysRouter } from '../infosessions/control-router.js';
 import { deliveriesRouter, jobsRouter } from '../ingest/control-routers.js';
 import { systemRouter } from './system-router.js';
@@ -9,10 +10,13 @@ export const appRouter = router({
   deliveries: deliveriesRouter,
   infosessions: infosessionsRouter,
   keys: keysRouter,
+  config: configRouter,
+  backends: backendsRouter,
 });
 
 export type AppRouter = typeof appRouter;
 export type * from './client-types.js';
 export type * from '../ingest/control-types.js';
 export type * from '../infosessions/control-types.js';
+export type * from '../gateway/control/control-types.js';
 export { DAEMON_MODES } from './client-types.js';

@@ -1,0 +1,43 @@
+import { tracked, TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { areaService, procedure, router } from '../../control/trpc.js';
+import { CandidateFileError } from '../reload/validate-candidate.js';
+
+const resume = z.object({ lastEventId: z.string().max(200).nullish() }).optional();
+
+export const configRouter = router({
+  /** The serving files with their SHA-256, when they were applied, the last reload and what is watched. */
+  status: procedure.query(({ ctx }) => areaService(ctx, 'config').status()),
+  /** The last 50 reloads, newest first. */
+  history: procedure.query(({ ctx }) => areaService(ctx, 'config').history()),
+  /** The serving configuration's source per file, every secret value shown as `"***"`. */
+  active: procedure.query(({ ctx }) => areaService(ctx, 'config').active()),
+  /** Checks a candidate text (alone, or in place of the active file `file`) without applying it. */
+  validate: procedure
+    .input(z.object({ text: z.string().max(4 * 1024 * 1024, 'the text is over 4 MiB'), file: z.string().trim().min(1).max(4096).optional() }))
+    .mutation(async ({ ctx, input }) => {
+      try {
+        return await areaService(ctx, 'config').validate(input);
+      } catch (error) {
+        if (error instanceof CandidateFileError) throw new TRPCError({ code: 'BAD_REQUEST', message: error.message, cause: error });
+        throw error;
+      }
+    }),
+  /** Reloads now (after a reload under way); the answer is its record: applied, rejected with diagnostics, or failed. */
+  reload: procedure.mutation(({ ctx }) => areaService(ctx, 'config').reload()),
+  /** Each reload record; pass the last id seen to resume after a reconnect. */
+  changes: procedure.input(resume).subscription(async function* configChanges({ ctx, input, signal }) {
+    for await (const record of areaService(ctx, 'config').changes(input?.lastEventId, signal)) yield tracked(record.id, record);
+  }),
+});
+
+export const backendsRouter = router({
+  /** Every backend of the serving configuration with its health and the endpoints using it. */
+  list: procedure.query(({ ctx }) => areaService(ctx, 'backends').list()),
+  /** Health state changes, newest first. */
+  timeline: procedure.query(({ ctx }) => areaService(ctx, 'backends').timeline()),
+  /** Each finished health check and state change; pass the last id seen to resume after a reconnect. */
+  changes: procedure.input(resume).subscription(async function* backendChanges({ ctx, input, signal }) {
+    for await (const update of areaService(ctx, 'backends').changes(input?.lastEventId, signal)) yield tracked(update.id, update);
+  }),
+});

@@ -1,0 +1,115 @@
+// The daemon's real control server (HTTP + WebSocket, auth) over a real ConfigManager, for the control API tests.
+import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink, type TRPCClient } from '@trpc/client';
+import { afterEach } from 'vitest';
+import WebSocket from 'ws';
+import { EventBus } from '../../control/event-bus.js';
+import type { AppRouter } from '../../control/router.js';
+import { startControlServer } from '../../control/server.js';
+import type { ControlServices } from '../../control/trpc.js';
+import type { BackendHealth, HealthChange, HealthMonitor } from '../contracts.js';
+import type { GatewayConfig } from '../config/model.js';
+import { MemoryLogger, RecordingTarget } from '../reload/test-support.js';
+import { createGatewayControl, type GatewayControl } from './gateway-control.js';
+
+const TOKEN = 'test-token-0123456789abcdef';
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/**
+ * A health monitor driven by the test: `report` plays the outcome of one check the way the
+ * gateway's monitor reports it (onCheck, then onChange when the state moved).
+ */
+export class ScriptedHealth implements HealthMonitor {
+  #states: Record<string, BackendHealth> = {};
+  #checks = new Set<(backend: string, health: BackendHealth) => void>();
+  #changes = new Set<(change: HealthChange) => void>();
+  #timeline: HealthChange[] = [];
+  track(config: GatewayConfig): void {
+    const now = new Date().toISOString();
+    const next: Record<string, BackendHealth> = {};
+    for (const b of Object.values(config.backends)) {
+      next[b.name] = this.#states[b.name] ?? { state: b.health ? 'unknown' : 'healthy', healthy: true, error: '', lastCheckAt: null, failures: 0, latencyMs: null, since: now, checked: b.health !== null };
+    }
+    this.#states = next;
+  }
+  async stop(): Promise<void> {}
+  snapshot(): Readonly<Record<string, BackendHealth>> {
+    return this.#states;
+  }
+  onCheck(listener: (backend: string, health: BackendHealth) => void): () => void {
+    this.#checks.add(listener);
+    return () => this.#checks.delete(listener);
+  }
+  onChange(listener: (change: HealthChange) => void): () => void {
+    this.#changes.add(listener);
+    return () => this.#changes.delete(listener);
+  }
+  timeline(): readonly HealthChange[] {
+    return this.#timeline;
+  }
+  report(backend: string, state: BackendHealth['state'], error = '', latencyMs = 3): void {
+    const before = this.#states[backend]!;
+    const at = new Date().toISOString();
+    const failures = state === 'healthy' ? 0 : before.failures + 1;
+    const health: BackendHealth = { ...before, state, healthy: state !== 'unhealthy', error, lastCheckAt: at, failures, latencyMs, since: state === before.state ? before.since : at };
+    this.#states = { ...this.#states, [backend]: health };
+    for (const l of this.#checks) l(backend, health);
+    if (state !== before.state) {
+      const change: HealthChange = { backend, from: before.state, to: state, at, error };
+      this.#timeline.push(change);
+      for (const l of this.#changes) l(change);
+    }
+  }
+}
+
+/** A target that also lets the health monitor track each applied configuration, as the gateway does. */
+class TrackingTarget extends RecordingTarget {
+  constructor(private readonly health: ScriptedHealth) {
+    super();
+  }
+  override async apply(config: GatewayConfig): Promise<void> {
+    await super.apply(config);
+    this.health.track(config);
+  }
+}
+
+export interface ApiFixture {
+  api: TRPCClient<AppRouter>;
+  bus: EventBus;
+  gateway: GatewayControl;
+  health: ScriptedHealth;
+  target: RecordingTarget;
+}
+
+export async function startApi(files: string[] | null): Promise<ApiFixture> {
+  const bus = new EventBus('boot');
+  const health = new ScriptedHealth();
+  const target = new TrackingTarget(health);
+  const gateway = createGatewayControl({ files: files ?? [], env: {}, target, health, events: bus, logger: new MemoryLogger() });
+  const services: ControlServices = { status: async () => ({}) as never, events: bus };
+  if (files) {
+    await gateway.manager.start();
+    services.config = gateway.config;
+    services.backends = gateway.backends;
+  }
+  cleanups.push(async () => {
+    await gateway.manager.stop();
+    gateway.close();
+  });
+  const server = await startControlServer({ host: '127.0.0.1', port: 0, token: TOKEN, services });
+  cleanups.push(() => server.close());
+  const ws = createWSClient({ url: `${server.url.replace('http', 'ws')}/trpc`, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, connectionParams: () => ({ token: TOKEN }), retryDelayMs: () => 50 });
+  cleanups.push(() => ws.close());
+  const api = createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        true: wsLink({ client: ws }),
+        false: httpBatchLink({ url: `${server.url}/trpc`, headers: { Authorization: `Bearer ${TOKEN}` } }),
+      }),
+    ],
+  });
+  return { api, bus, gateway, health, target };
+}
