@@ -2,6 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { loadGatewayConfig } from '../../gateway/config/load.js';
 import { UsageError } from '../../core/errors.js';
+import { DEFAULT_CONTROL_ADDR } from '../../core/settings.js';
+import { connectControl, describeCallError } from '../control-client.js';
+import { parseCommandArgs } from '../parse.js';
 import {
   evaluateSourceValue,
   evaluateValue,
@@ -19,6 +22,7 @@ const HELP = `Usage: portico config <command>
 Commands:
   check FILE...        check configuration files; exit 1 when any has an error
   eval [EXPR]          evaluate an expression (a REPL when EXPR is omitted)
+  reload               reload the running daemon's gateway configuration now
 
 Options:
   -h, --help      show this help`;
@@ -38,6 +42,7 @@ export async function runConfigCommand(argv: string[]): Promise<number> {
   }
   if (sub === 'check') return checkCommand(rest);
   if (sub === 'eval') return evalCommand(rest);
+  if (sub === 'reload') return reloadCommand(rest);
   throw new UsageError(`unknown command 'config ${sub}'`, HELP);
 }
 
@@ -57,6 +62,57 @@ async function checkCommand(argv: string[]): Promise<number> {
   if (diagnostics.some((d) => d.severity === 'error')) return 1;
   console.log('ok');
   return 0;
+}
+
+const RELOAD_USAGE = `Usage: portico config reload [options]
+
+Asks the running daemon to reload its gateway configuration (as a save or SIGHUP would) and
+prints the result. A configuration that does not load keeps the old one serving; its problems
+are printed and the exit code is 1.
+
+Options:
+      --url URL          control API (default http://<PORTICO_CONTROL_ADDR or ${DEFAULT_CONTROL_ADDR}>)
+      --token-file FILE  file holding the control token (default <data dir>/control.token)
+      --data-dir DIR     data directory (default PORTICO_DATA_DIR or ./data)
+      --json             print the reload record as JSON
+  -h, --help             show this help`;
+
+const RELOAD_OPTIONS = {
+  url: { type: 'string' },
+  'token-file': { type: 'string' },
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+async function reloadCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, RELOAD_OPTIONS, RELOAD_USAGE, true);
+  if (values.help) {
+    console.log(RELOAD_USAGE);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`, RELOAD_USAGE);
+  let connection: ReturnType<typeof connectControl>;
+  try {
+    connection = connectControl({ url: values.url, tokenFile: values['token-file'], dataDir: values['data-dir'] });
+  } catch (error) {
+    console.error(`portico config reload: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  try {
+    const record = await connection.client.config.reload.mutate();
+    if (values.json) console.log(JSON.stringify(record, null, 2));
+    else if (record.result === 'applied') console.log(`applied in ${Math.round(record.durationMs)} ms: ${record.diff?.summary ?? 'unchanged'}`);
+    else if (record.result === 'failed') console.error(`not applied: ${record.error ?? 'unknown error'}; the previous configuration keeps serving`);
+    else {
+      for (const d of record.diagnostics) console.error(d.text);
+      console.error('rejected; the previous configuration keeps serving');
+    }
+    return record.result === 'applied' ? 0 : 1;
+  } catch (error) {
+    console.error(`portico config reload: ${describeCallError(error, connection.url)}`);
+    return 1;
+  }
 }
 
 /** Reads a file as UTF-8; invalid bytes are a diagnostic at the first bad position, as upstream reports them. */
