@@ -26,6 +26,8 @@ export interface Placement {
   /** Response header modifiers the front applies itself (server, files, spa; not endpoints). */
   modifiers: Modifiers[];
   customLogFields: ServerConfig['customLogFields'];
+  pathParams: Record<string, string>;
+  wildcard: string | null;
 }
 
 export interface DispatchInput {
@@ -44,7 +46,7 @@ export interface DispatchInput {
 }
 
 export function emptyPlacement(): Placement {
-  return { server: null, api: null, endpoint: null, files: null, spa: null, template: DEFAULT_HTML_TEMPLATE, cors: null, allowedMethods: [], modifiers: [], customLogFields: [] };
+  return { server: null, api: null, endpoint: null, files: null, spa: null, template: DEFAULT_HTML_TEMPLATE, cors: null, allowedMethods: [], modifiers: [], customLogFields: [], pathParams: {}, wildcard: null };
 }
 
 export function selectServer(runtime: Runtime, port: number, host: string): ServerRuntime | null {
@@ -62,6 +64,8 @@ export async function dispatch(input: DispatchInput, placement: Placement): Prom
   if (!match) throw new GatewayError('route_not_found', `no route for ${input.path}`);
   const method = input.request.method;
   const request: RequestInfo = { ...input.request, pathParams: match.params, wildcard: match.rest };
+  placement.pathParams = match.params;
+  placement.wildcard = match.rest;
 
   for (const target of orderTargets(match.value.targets)) {
     if (target.kind === 'files') {

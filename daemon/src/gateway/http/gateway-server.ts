@@ -10,7 +10,6 @@ import type { GatewayConfig } from '../config/model.js';
 import type { BackendSet, EndpointHandler, GatewayLogSink, ReloadTarget } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { createGatewayLogSink, isConfigurableLogSink, logSinkSettings } from '../logs/log-sink.js';
-import { basicRequestEvaluator, type RequestEvaluator } from './request-eval.js';
 import { handleRequest, type RequestSlot } from './request-pipeline.js';
 import { buildRuntime, type Runtime } from './runtime.js';
 
@@ -33,8 +32,6 @@ export interface GatewayServerOptions {
   readonly shutdownTimeoutMs: number;
   /** Interface to bind every port on; all interfaces when unset (`*` hosts mean that). */
   readonly listenHost?: string;
-  /** Per-request attribute evaluation; the endpoint part's evaluator when the daemon passes it. */
-  readonly evaluator?: RequestEvaluator;
 }
 
 interface Listener {
@@ -196,7 +193,6 @@ export class GatewayServer implements ReloadTarget {
     const slot: RequestSlot = { runtime: current.runtime, port: listener.port, controller };
     const deps = {
       endpointHandler: this.#options.endpointHandler,
-      evaluator: this.#options.evaluator ?? basicRequestEvaluator,
       logSink: this.#logSink,
       isDraining: () => this.#draining,
       isClosing: (port: number) => this.#listeners.get(port)?.closing ?? true,

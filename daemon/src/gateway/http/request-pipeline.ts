@@ -6,24 +6,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import type { Dyn } from '../config/model.js';
 import type { AccessLogFields, EndpointHandler, GatewayLogSink, GatewayResponse, RequestInfo } from '../contracts.js';
 import { errorResponse } from '../errors/error-response.js';
 import { asGatewayError, type GatewayError } from '../errors/error-types.js';
 import { accessRecord } from '../logs/access-record.js';
-import { evaluateCustomLogFields } from '../logs/custom-fields.js';
+import { applyResponseHeaderModifiers, evalCustomLogFields, RequestScope } from '../eval/index.js';
 import { maybeGzip, stripSecureCookies } from './client-response.js';
 import { corsHeaders } from './cors.js';
 import { dispatch, emptyPlacement, type Placement } from './dispatch.js';
 import { requestHost, requestUrl } from './forwarded-url.js';
 import { requestIdFor } from './request-id.js';
-import type { RequestEvaluator } from './request-eval.js';
-import { applyResponseHeaderModifiers } from './response-modifiers.js';
 import type { Runtime } from './runtime.js';
 
 export interface PipelineDeps {
   readonly endpointHandler: EndpointHandler;
-  readonly evaluator: RequestEvaluator;
   readonly logSink: GatewayLogSink;
   /** True once shutdown began: the health path answers 500. */
   isDraining(): boolean;
@@ -71,12 +67,12 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
     }
   }
 
-  const evaluate = <T,>(dyn: Dyn<T>): T => deps.evaluator.evaluate(dyn, runtime.config, { ...info, pathParams: {}, wildcard: null });
+  const scope = new RequestScope({ config: runtime.config, request: { ...info, pathParams: placement.pathParams, wildcard: placement.wildcard }, health: runtime.backends.health });
   const headers = response.headers;
   if (!health) {
     if (placement.cors) Object.assign(headers, mergeVary(headers.vary, corsHeaders(placement.cors, method, req.headers, placement.allowedMethods)));
     try {
-      applyResponseHeaderModifiers(headers, placement.modifiers, evaluate);
+      for (const modifiers of placement.modifiers) applyResponseHeaderModifiers(headers, modifiers, scope);
     } catch (error) {
       log.errorDetail = `response header modifiers: ${error instanceof Error ? error.message : String(error)}`;
     }
@@ -88,10 +84,10 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
 
   const responseBytes = await send(res, final);
 
-  const custom = evaluateCustomLogFields(placement.customLogFields, evaluate);
-  for (const problem of custom.problems) {
-    deps.logSink.write({ timestamp: new Date().toISOString(), level: 'error', type: 'gateway_daemon', uid: id, message: problem });
-  }
+  // The endpoint handler evaluates an endpoint's fields itself (with the body and backend responses in scope).
+  const custom = placement.endpoint && log.custom ? {} : evalCustomLogFields(placement.customLogFields, scope, (error) =>
+    deps.logSink.write({ timestamp: new Date().toISOString(), level: 'error', type: 'gateway_daemon', uid: id, message: `custom_log_fields: ${error.detail}` }),
+  );
   deps.logSink.write(
     accessRecord({
       startedAt,
@@ -114,7 +110,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
       responseBytes,
       errorType: failure?.kind ?? log.errorType ?? null,
       message: failure?.detail ?? log.errorDetail ?? null,
-      custom: { ...custom.custom, ...(log.custom ?? {}) },
+      custom: { ...custom, ...(log.custom ?? {}) },
       ...(health ? { level: 'debug' as const } : {}),
     }),
   );
