@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { requestUrl } from './forwarded-url.js';
+import { send, startGateway } from './test-gateway.js';
+
+const url = (accept: ('proto' | 'host' | 'port')[], headers: Record<string, string>, xfh = false) => requestUrl({ xfh, acceptForwardedUrl: accept }, headers, '/p?q=1', 'fallback:1').href;
+
+describe('forwarded headers', () => {
+  it('shapes the request URL from the X-Forwarded-* headers accept_forwarded_url allows', () => {
+    const headers = { host: 'gw.internal:8080', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'www.example.com', 'x-forwarded-port': '8443' };
+    expect(url([], headers)).toBe('http://gw.internal:8080/p?q=1');
+    expect(url(['proto'], headers)).toBe('https://gw.internal/p?q=1');
+    expect(url(['host'], headers)).toBe('http://www.example.com:8080/p?q=1');
+    expect(url(['proto', 'host'], headers)).toBe('https://www.example.com/p?q=1');
+    expect(url(['proto', 'host', 'port'], headers)).toBe('https://www.example.com:8443/p?q=1');
+    // The port in X-Forwarded-Port wins over one in X-Forwarded-Host.
+    expect(url(['host', 'port'], { ...headers, 'x-forwarded-host': 'www.example.com:9000' })).toBe('http://www.example.com:8443/p?q=1');
+    expect(url(['host'], { ...headers, 'x-forwarded-host': 'www.example.com:9000' })).toBe('http://www.example.com:9000/p?q=1');
+    // Unusable values are ignored.
+    expect(url(['proto', 'port'], { host: 'gw', 'x-forwarded-proto': 'gopher', 'x-forwarded-port': 'x' })).toBe('http://gw/p?q=1');
+  });
+
+  it('with xfh, matches virtual hosts and builds request.url from X-Forwarded-Host', async () => {
+    const gw = await startGateway({
+      'portico.hcl': `
+server "public" {
+  hosts = ["www.example.com:0"]
+  endpoint "/where" {
+    response { body = request.url }
+  }
+}
+server "internal" {
+  hosts = ["*:0"]
+  endpoint "/where" {
+    response { body = "internal" }
+  }
+}
+settings {
+  xfh = true
+}
+`,
+    });
+    const res = await send(gw.url(), '/where', { headers: { host: 'gw.internal', 'x-forwarded-host': 'WWW.example.com' } });
+    expect(JSON.parse(res.text)).toMatchObject({ server: 'public', url: 'http://www.example.com/where' });
+    expect((await send(gw.url(), '/where', { headers: { host: 'www.example.com', 'x-forwarded-host': 'other.example.com' } })).text).toBe('internal');
+  });
+});
