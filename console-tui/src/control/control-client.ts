@@ -68,6 +68,9 @@ export function createControlClient({ url, token, retryDelayMs = defaultRetryDel
   return {
     endpoints,
     api: http,
+    get subscriptions() {
+      return live().client;
+    },
     fetchStatus(signal?: AbortSignal): Promise<SystemStatus> {
       return http.system.status.query(undefined, signal ? { signal } : {});
     },

@@ -26,5 +26,7 @@ export interface ControlSource {
   watchLink(listener: (state: LinkState) => void): () => void;
   /** The typed control API over HTTP, for views that call their own procedures (infosessions, keys, ...). */
   readonly api?: ControlApi;
+  /** The typed control API over the WebSocket, for views that subscribe (`backends.changes`, ...); opened on first use. */
+  readonly subscriptions?: ControlApi;
   close(): Promise<void>;
 }

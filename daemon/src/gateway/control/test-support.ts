@@ -3,7 +3,7 @@ import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink, typ
 import { afterEach } from 'vitest';
 import WebSocket from 'ws';
 import { EventBus } from '../../control/event-bus.js';
-import type { AppRouter } from '../../control/router.js';
+import type { AppRouter, SystemStatus } from '../../control/router.js';
 import { startControlServer } from '../../control/server.js';
 import type { ControlServices } from '../../control/trpc.js';
 import type { BackendHealth, HealthChange, HealthMonitor } from '../contracts.js';
@@ -76,6 +76,8 @@ class TrackingTarget extends RecordingTarget {
 }
 
 export interface ApiFixture {
+  url: string;
+  token: string;
   api: TRPCClient<AppRouter>;
   bus: EventBus;
   gateway: GatewayControl;
@@ -88,7 +90,19 @@ export async function startApi(files: string[] | null): Promise<ApiFixture> {
   const health = new ScriptedHealth();
   const target = new TrackingTarget(health);
   const gateway = createGatewayControl({ files: files ?? [], env: {}, target, health, events: bus, logger: new MemoryLogger() });
-  const services: ControlServices = { status: async () => ({}) as never, events: bus };
+  const startedAt = new Date().toISOString();
+  const status = async (): Promise<SystemStatus> => ({
+    version: '0.0.0',
+    mode: files ? 'all' : 'cds',
+    pid: process.pid,
+    startedAt,
+    uptimeSeconds: 1,
+    bootId: 'boot',
+    lastEventId: bus.lastId,
+    store: { kind: 'sqlite', location: ':memory:', schemaVersion: 1 },
+    components: [],
+  });
+  const services: ControlServices = { status, events: bus };
   if (files) {
     await gateway.manager.start();
     services.config = gateway.config;
@@ -111,5 +125,5 @@ export async function startApi(files: string[] | null): Promise<ApiFixture> {
       }),
     ],
   });
-  return { api, bus, gateway, health, target };
+  return { url: server.url, token: TOKEN, api, bus, gateway, health, target };
 }

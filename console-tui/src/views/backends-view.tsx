@@ -1,0 +1,130 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Box, Text } from 'ink';
+import type { BackendHealthChangeView, BackendView } from '@portico/daemon/control';
+import { formatClock } from '../format/duration.js';
+import { fit, truncate } from '../format/fit.js';
+import { useKeyScope } from '../keys/use-keys.js';
+import { Line } from '../shell/line.js';
+import { Tinted } from '../shell/theme.js';
+import { addChange, agoText, applyUpdate, backendLabel, latencyText, stateWord } from './backends-format.js';
+import { lastEventOf, useControlQuery } from './use-control-query.js';
+import type { ViewDefinition, ViewProps } from './view.js';
+
+const STATE_WIDTH = 11;
+const CHECK_WIDTH = 10;
+const FAIL_WIDTH = 4;
+const LATENCY_WIDTH = 8;
+
+interface Data {
+  backends: BackendView[];
+  timeline: BackendHealthChangeView[];
+}
+
+function BackendsView({ live, source, nowMs, width, height, visible, keyState }: ViewProps): ReactNode {
+  const [selected, setSelected] = useState(0);
+  const [data, setData] = useState<Data | null>(null);
+  const api = source.api;
+  const reloaded = lastEventOf(live.events, ['config.reloaded']);
+  // Without a live socket (an older console source), state changes on the event bus still refresh the list.
+  const changedWithoutSocket = source.subscriptions ? null : lastEventOf(live.events, ['backend.health']);
+  const query = useControlQuery<Data>(
+    visible,
+    api ? async () => ({ backends: await api.backends.list.query(), timeline: await api.backends.timeline.query() }) : null,
+    [reloaded, changedWithoutSocket, live.status.bootId],
+  );
+  useEffect(() => {
+    if (query.data) setData(query.data);
+  }, [query.data]);
+
+  // Each finished check and state change, live: applied to what is on screen without a refetch.
+  const socket = source.subscriptions;
+  useEffect(() => {
+    if (!visible || !socket || !query.data) return;
+    const subscription = socket.backends.changes.subscribe(undefined, {
+      onData: ({ data: update }) =>
+        setData((d) => (d ? { backends: applyUpdate(d.backends, update), timeline: update.change ? addChange(d.timeline, update.change) : d.timeline } : d)),
+    });
+    return () => subscription.unsubscribe();
+  }, [visible, socket, query.data]);
+
+  const backends = data?.backends ?? [];
+  const timeline = data?.timeline ?? [];
+  const index = Math.min(selected, Math.max(0, backends.length - 1));
+  const current = backends[index];
+  // Title, error/summary, column header, detail, timeline header: 5 fixed lines.
+  const room = Math.max(2, height - 5);
+  const timelineHeight = Math.max(1, Math.min(timeline.length || 1, Math.floor(room / 3)));
+  const listHeight = Math.max(1, room - timelineHeight);
+  const top = Math.max(0, Math.min(index - Math.floor(listHeight / 2), backends.length - listHeight));
+
+  useKeyScope(
+    'backends',
+    'Backends',
+    [
+      { keys: ['up', 'k'], label: '↑/k', description: 'previous backend', run: () => setSelected(Math.max(0, index - 1)) },
+      { keys: ['down', 'j'], label: '↓/j', description: 'next backend', hint: 'move', run: () => setSelected(Math.min(backends.length - 1, index + 1)) },
+    ],
+    keyState,
+  );
+
+  const counts = (['healthy', 'degraded', 'unhealthy'] as const).map((s) => [s, backends.filter((b) => b.health.checked && b.health.state === s).length] as const).filter(([, n]) => n > 0);
+  const summary = data ? `${backends.length} backend${backends.length === 1 ? '' : 's'}${counts.map(([s, n]) => ` · ${n} ${s}`).join('')}` : query.loading ? 'loading…' : '';
+  const nameWidth = Math.max(8, Math.min(24, Math.floor(width / 4)));
+  const originWidth = Math.max(6, width - nameWidth - STATE_WIDTH - CHECK_WIDTH - FAIL_WIDTH - LATENCY_WIDTH - 13);
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Text wrap="truncate-end">
+        <Text bold> BACKENDS</Text>
+        <Text>{`  ${summary}`}</Text>
+      </Text>
+      {query.error ? <Text wrap="truncate-end"><Tinted tone="bad">{truncate(` ✗ ${query.error}`, width)}</Tinted></Text> : <Line width={width} text="" />}
+      <Line width={width} text={` ${fit('NAME', nameWidth)}  ${fit('STATE', STATE_WIDTH)}  ${fit('LAST CHECK', CHECK_WIDTH)}  ${fit('FAIL', FAIL_WIDTH)}  ${fit('LATENCY', LATENCY_WIDTH)}  ORIGIN`} dim />
+      <Box flexDirection="column" height={listHeight}>
+        {backends.slice(top, top + listHeight).map((b, i) => {
+          const label = backendLabel(b);
+          return (
+            <Text key={b.name} wrap="truncate-end" inverse={top + i === index}>
+              {` ${fit(b.name, nameWidth)}  `}
+              <Tinted tone={label.tone}>{fit(`${label.glyph} ${label.word}`, STATE_WIDTH)}</Tinted>
+              {`  ${fit(b.health.checked ? agoText(b.health.lastCheckAt, nowMs) : '-', CHECK_WIDTH)}  ${fit(String(b.health.failures), FAIL_WIDTH)}  ${fit(latencyText(b.health.latencyMs), LATENCY_WIDTH)}  ${fit(b.origin ?? '(url per request)', originWidth)}`}
+            </Text>
+          );
+        })}
+        {data && backends.length === 0 ? <Line width={width} text=" The active configuration defines no backend." dim /> : null}
+      </Box>
+      <Detail backend={current} width={width} />
+      <Line width={width} text={`── state changes (${timeline.length}, newest first) ${'─'.repeat(width)}`} dim />
+      <Box flexDirection="column" height={timelineHeight}>
+        {timeline.slice(0, timelineHeight).map((c, i) => {
+          const to = backendLabel({ health: { state: c.to, checked: true } as BackendView['health'] });
+          return (
+            <Text key={`${c.at}-${c.backend}-${i}`} wrap="truncate-end">
+              {` ${formatClock(c.at)}  ${fit(c.backend, nameWidth)}  ${stateWord(c.from)} → `}
+              <Tinted tone={to.tone}>{to.word}</Tinted>
+              {c.error ? truncate(`  ${c.error}`, Math.max(0, width - nameWidth - 40)) : ''}
+            </Text>
+          );
+        })}
+        {data && timeline.length === 0 ? <Line width={width} text=" No state change yet." dim /> : null}
+      </Box>
+    </Box>
+  );
+}
+
+function Detail({ backend, width }: { backend: BackendView | undefined; width: number }): ReactNode {
+  if (!backend) return <Line width={width} text="" />;
+  const used = backend.usedBy.length > 0 ? `used by ${backend.usedBy.join(', ')}` : 'used by no endpoint';
+  const gate = backend.useWhenUnhealthy ? ' · use_when_unhealthy' : '';
+  if (backend.health.error) {
+    return <Text wrap="truncate-end"><Tinted tone="bad">{truncate(` ${backend.name}: ${backend.health.error} · ${used}${gate}`, width)}</Tinted></Text>;
+  }
+  return <Line width={width} text={` ${backend.name}: ${used}${gate}`} dim />;
+}
+
+export const backendsView: ViewDefinition = {
+  id: 'backends',
+  title: 'backends',
+  aliases: ['be', 'health'],
+  description: 'gateway backends: health state (live), last check, failures, latency, state changes',
+  Component: BackendsView,
+};

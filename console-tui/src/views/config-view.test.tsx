@@ -1,0 +1,95 @@
+// The Config view against the daemon's real control server over a real ConfigManager and real files.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startApi } from '../../../daemon/src/gateway/control/test-support.js';
+import { configText, tempDir } from '../../../daemon/src/gateway/reload/test-support.js';
+import { createControlClient } from '../control/control-client.js';
+import { LiveStore } from '../live/live-store.js';
+import { App } from '../shell/app.js';
+import { renderInTerminal, type TestTerminal } from '../test-support/terminal.js';
+import { configView } from './config-view.js';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const SECRET_BACKEND = 'definitions {\n  backend "api" {\n    origin     = "http://127.0.0.1:1"\n    basic_auth = "ops:s3cr3t"\n  }\n}\n';
+
+async function consoleOn(files: string[] | null, size = { columns: 80, rows: 24 }): Promise<TestTerminal> {
+  const fixture = await startApi(files);
+  const source = createControlClient({ url: fixture.url, token: fixture.token, retryDelayMs: () => 100 });
+  const store = new LiveStore(source, await source.fetchStatus());
+  store.start();
+  const term = renderInTerminal(<App store={store} source={source} views={[configView]} color={false} />, size);
+  cleanups.push(() => source.close(), () => store.stop(), () => term.instance.unmount());
+  return term;
+}
+
+function fits(term: TestTerminal, columns = 80, rows = 24): void {
+  expect(term.screen()).toHaveLength(rows);
+  for (const line of term.screen()) expect(Array.from(line).length, line).toBeLessThanOrEqual(columns);
+}
+
+function portico(): string {
+  const file = join(tempDir(), 'portico.hcl');
+  writeFileSync(file, configText(['/a']) + SECRET_BACKEND);
+  return file;
+}
+
+describe('config view', () => {
+  it('shows the active source with secrets as *** and the last reload, in 80x24', async () => {
+    const term = await consoleOn([portico()]);
+    await expect.poll(() => term.text()).toContain('basic_auth = "***"');
+    fits(term);
+    expect(term.text()).toContain('CONFIG  portico.hcl · applied');
+    expect(term.text()).toMatch(/✓ applied \(start\) \d\d:\d\d:\d\d: \+1 server \(main\), \+1 endpoint \(\/a\), \+1 backend/);
+    expect(term.text()).toMatch(/1 │ server "main" \{/);
+    expect(term.text()).toContain('1 secret hidden');
+    expect(term.text()).not.toContain('s3cr3t');
+  });
+
+  it('reloads with r and shows the result, then the history with h', async () => {
+    const term = await consoleOn([portico()]);
+    await expect.poll(() => term.text()).toContain('✓ applied (start)');
+    await term.press('r');
+    await expect.poll(() => term.text()).toMatch(/reload applied in \d+ ms: unchanged/);
+    await term.press('h');
+    await expect.poll(() => term.text()).toContain('reload history (2, newest first)');
+    fits(term);
+    expect(term.text()).toMatch(/TIME {6}TRIGGER {2}RESULT {5}DURATION {2}DIFF/);
+    expect(term.text()).toMatch(/\d\d:\d\d:\d\d {2}control {2}✓ applied {2}\d+ ms\s+unchanged/);
+    expect(term.text()).toMatch(/\d\d:\d\d:\d\d {2}start {4}✓ applied {2}\d+ ms\s+\+1 server/);
+  });
+
+  it('shows a broken save as it happens: rejected, with file:line:col and the old source still shown', async () => {
+    const file = portico();
+    const term = await consoleOn([file]);
+    await expect.poll(() => term.text()).toContain('✓ applied (start)');
+    writeFileSync(file, configText(['/a'], '  bogus = 1\n') + SECRET_BACKEND);
+    await expect.poll(() => term.text()).toContain('✗ rejected (file)');
+    expect(term.text()).toContain('the previous config keeps serving');
+    expect(term.text()).toContain('portico.hcl:7:3 Unsupported argument;');
+    expect(term.text()).not.toContain('bogus = 1');
+    fits(term);
+  });
+
+  it('redraws cleanly when the terminal is resized', async () => {
+    const term = await consoleOn([portico()]);
+    await expect.poll(() => term.text()).toContain('basic_auth = "***"');
+    term.stdout.resize(60, 16);
+    await expect.poll(() => term.screen().length).toBe(16);
+    fits(term, 60, 16);
+    term.stdout.resize(100, 30);
+    await expect.poll(() => term.screen().length).toBe(30);
+    fits(term, 100, 30);
+    expect(term.text()).toContain('CONFIG  portico.hcl');
+  });
+
+  it('says clearly that this daemon process runs no gateway', async () => {
+    const term = await consoleOn(null);
+    await expect.poll(() => term.text()).toContain('✗ config does not run in this daemon process; start it with --mode all');
+    fits(term);
+  });
+});

@@ -1,0 +1,174 @@
+import { useState, type ReactNode } from 'react';
+import { Box, Text } from 'ink';
+import type { ActiveConfigFile, ConfigStatus, ReloadRecord } from '@portico/daemon/control';
+import { formatClock } from '../format/duration.js';
+import { fit, truncate } from '../format/fit.js';
+import { useKeyScope } from '../keys/use-keys.js';
+import { Line } from '../shell/line.js';
+import { Tinted } from '../shell/theme.js';
+import { diagnosticLine, durationText, fileName, outcomeText, RESULT_LABEL } from './config-format.js';
+import { lastEventOf, problemText, useControlQuery } from './use-control-query.js';
+import type { ViewDefinition, ViewProps } from './view.js';
+
+const TIME_WIDTH = 8;
+const TRIGGER_WIDTH = 7;
+const RESULT_WIDTH = 9;
+const DURATION_WIDTH = 8;
+/** Problems of the last reload shown above the source; the rest are in the history's record. */
+const SHOWN_DIAGNOSTICS = 3;
+
+interface Data {
+  status: ConfigStatus;
+  history: ReloadRecord[];
+  active: ActiveConfigFile[];
+}
+
+type Pane = 'source' | 'history';
+type Banner = { tone: 'good' | 'bad' | 'plain'; text: string } | null;
+
+function ConfigView({ live, source, width, height, visible, keyState }: ViewProps): ReactNode {
+  const [pane, setPane] = useState<Pane>('source');
+  const [fileIndex, setFileIndex] = useState(0);
+  const [scroll, setScroll] = useState(0);
+  const [banner, setBanner] = useState<Banner>(null);
+  const [bump, setBump] = useState(0);
+  const api = source.api;
+  const reloaded = lastEventOf(live.events, ['config.reloaded']);
+  const query = useControlQuery<Data>(
+    visible,
+    api
+      ? async () => {
+          const [status, history, active] = await Promise.all([api.config.status.query(), api.config.history.query(), api.config.active.query()]);
+          return { status, history, active };
+        }
+      : null,
+    [reloaded, bump, live.status.bootId],
+  );
+
+  const data = query.data;
+  const last = data?.status.last ?? null;
+  const problems = last && last.result !== 'applied' ? last.diagnostics.filter((d) => d.severity === 'error') : [];
+  const shownProblems = problems.slice(0, SHOWN_DIAGNOSTICS);
+  const file = data?.active[Math.min(fileIndex, Math.max(0, (data?.active.length ?? 1) - 1))];
+  const lines = file?.text?.split('\n') ?? [];
+  if (lines.at(-1) === '') lines.pop();
+  const rows = pane === 'source' ? lines.length : (data?.history.length ?? 0);
+  // Title, last reload, problems, pane header, column header (history), bottom line.
+  const bodyHeight = Math.max(1, height - 4 - shownProblems.length - (pane === 'history' ? 1 : 0));
+  const maxScroll = Math.max(0, rows - bodyHeight);
+  const top = Math.min(scroll, maxScroll);
+  const scrollTo = (to: number): void => setScroll(Math.max(0, Math.min(maxScroll, to)));
+
+  const reload = (): void => {
+    if (!api) return;
+    setBanner({ tone: 'plain', text: 'reloading…' });
+    api.config.reload.mutate().then(
+      (record) => {
+        setBanner({ tone: record.result === 'applied' ? 'good' : 'bad', text: `reload ${record.result} in ${durationText(record.durationMs)}: ${outcomeText(record)}` });
+        setBump((b) => b + 1);
+      },
+      (error: unknown) => setBanner({ tone: 'bad', text: `reload failed: ${problemText(error)}` }),
+    );
+  };
+
+  useKeyScope(
+    'config',
+    'Config',
+    [
+      { keys: ['r'], description: 'reload the configuration now and show the result', hint: 'reload', run: reload },
+      { keys: ['h'], description: 'switch between the active source and the reload history', hint: pane === 'source' ? 'history' : 'source', run: () => (setPane((p) => (p === 'source' ? 'history' : 'source')), setScroll(0)) },
+      { keys: ['f'], description: 'next configuration file', run: () => (setFileIndex((i) => (data && data.active.length > 0 ? (i + 1) % data.active.length : 0)), setScroll(0)) },
+      { keys: ['up', 'k'], label: '↑/k', description: 'scroll up', run: () => scrollTo(top - 1) },
+      { keys: ['down', 'j'], label: '↓/j', description: 'scroll down', hint: 'scroll', run: () => scrollTo(top + 1) },
+      { keys: ['pageup'], description: 'up one page', run: () => scrollTo(top - bodyHeight) },
+      { keys: ['pagedown', ' '], label: 'PgDn/Space', description: 'down one page', run: () => scrollTo(top + bodyHeight) },
+      { keys: ['home', 'g'], label: 'Home/g', description: 'top', run: () => scrollTo(0) },
+      { keys: ['end', 'G'], label: 'End/G', description: 'bottom', run: () => scrollTo(maxScroll) },
+      { keys: ['escape'], description: 'dismiss the reload message', run: () => setBanner(null) },
+    ],
+    keyState,
+  );
+
+  const files = data ? `${data.status.files.map((f) => fileName(f.path)).join(', ')} · applied ${data.status.appliedAt ? formatClock(data.status.appliedAt) : 'never'}` : query.loading ? 'loading…' : '';
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Text wrap="truncate-end">
+        <Text bold> CONFIG</Text>
+        <Text>{truncate(`  ${files}`, Math.max(0, width - 7))}</Text>
+      </Text>
+      {query.error ? <Text wrap="truncate-end"><Tinted tone="bad">{truncate(` ✗ ${query.error}`, width)}</Tinted></Text> : <LastReload record={last} width={width} />}
+      {shownProblems.map((d, i) => (
+        <Text key={i} wrap="truncate-end"><Tinted tone="bad">{truncate(`   ${diagnosticLine(d)}`, width)}</Tinted></Text>
+      ))}
+      {pane === 'source' ? (
+        <SourcePane file={file} count={data?.active.length ?? 0} index={fileIndex} lines={lines} top={top} height={bodyHeight} width={width} />
+      ) : (
+        <HistoryPane history={data?.history ?? []} top={top} height={bodyHeight} width={width} />
+      )}
+      {banner ? <Text wrap="truncate-end"><Tinted tone={banner.tone}>{truncate(` ${banner.text}`, width)}</Tinted></Text> : <Line width={width} text="" />}
+    </Box>
+  );
+}
+
+function LastReload({ record, width }: { record: ReloadRecord | null; width: number }): ReactNode {
+  if (!record) return <Line width={width} text="" />;
+  const label = RESULT_LABEL[record.result];
+  const keeps = record.result === 'applied' ? '' : ' · the previous config keeps serving';
+  return (
+    <Text wrap="truncate-end">
+      <Tinted tone={label.tone}>{truncate(` ${label.glyph} ${record.result} (${record.trigger}) ${formatClock(record.startedAt)}${record.result === 'applied' ? `: ${outcomeText(record)}` : keeps}`, width)}</Tinted>
+    </Text>
+  );
+}
+
+function SourcePane(props: { file: ActiveConfigFile | undefined; count: number; index: number; lines: string[]; top: number; height: number; width: number }): ReactNode {
+  const { file, count, lines, top, height, width } = props;
+  const number = String(Math.max(1, lines.length)).length;
+  const heading = file
+    ? `── ${fileName(file.path)}${count > 1 ? ` (${Math.min(props.index, count - 1) + 1}/${count}, f: next)` : ''} · ${file.redacted} secret${file.redacted === 1 ? '' : 's'} hidden · sha256 ${file.sha256.slice(0, 12)} `
+    : '── no configuration applied ';
+  return (
+    <>
+      <Line width={width} text={heading + '─'.repeat(Math.max(0, width - heading.length))} dim />
+      <Box flexDirection="column" height={height}>
+        {file && file.text === null ? <Line width={width} text={` ${file.note ?? 'not shown'}`} dim /> : null}
+        {lines.slice(top, top + height).map((l, i) => (
+          <Text key={top + i} wrap="truncate-end">
+            <Text dimColor>{`${String(top + i + 1).padStart(number)} │ `}</Text>
+            {truncate(l.replace(/\t/g, '  '), Math.max(1, width - number - 3)) || ' '}
+          </Text>
+        ))}
+      </Box>
+    </>
+  );
+}
+
+function HistoryPane({ history, top, height, width }: { history: ReloadRecord[]; top: number; height: number; width: number }): ReactNode {
+  const diffWidth = Math.max(8, width - TIME_WIDTH - TRIGGER_WIDTH - RESULT_WIDTH - DURATION_WIDTH - 9);
+  return (
+    <>
+      <Line width={width} text={`── reload history (${history.length}, newest first) ${'─'.repeat(width)}`} dim />
+      <Line width={width} text={` ${fit('TIME', TIME_WIDTH)}  ${fit('TRIGGER', TRIGGER_WIDTH)}  ${fit('RESULT', RESULT_WIDTH)}  ${fit('DURATION', DURATION_WIDTH)}  DIFF`} dim />
+      <Box flexDirection="column" height={height}>
+        {history.slice(top, top + height).map((r) => {
+          const label = RESULT_LABEL[r.result];
+          return (
+            <Text key={r.id} wrap="truncate-end">
+              {` ${fit(formatClock(r.startedAt), TIME_WIDTH)}  ${fit(r.trigger, TRIGGER_WIDTH)}  `}
+              <Tinted tone={label.tone}>{fit(`${label.glyph} ${r.result}`, RESULT_WIDTH)}</Tinted>
+              {`  ${fit(durationText(r.durationMs), DURATION_WIDTH)}  ${fit(outcomeText(r), diffWidth)}`}
+            </Text>
+          );
+        })}
+      </Box>
+    </>
+  );
+}
+
+export const configView: ViewDefinition = {
+  id: 'config',
+  title: 'config',
+  aliases: ['cfg', 'reload'],
+  description: 'gateway configuration: active source (secrets ***), last reload, history; r reloads',
+  Component: ConfigView,
+};
