@@ -13,6 +13,7 @@ export interface ControlServices {
   deliveries?: import('../ingest/ingest-control.js').IngestControl;
   infosessions?: import('../infosessions/control-service.js').InfosessionsControl;
   keys?: import('../infosessions/control-service.js').KeysControl;
+  clusters?: import('../cds/control-service.js').ClustersControl;
   config?: import('../gateway/control/config-control.js').ConfigControl;
   backends?: import('../gateway/control/backends-control.js').BackendsControl;
 }

@@ -1,3 +1,4 @@
+import { cdsArea } from '../cds/area.js';
 import { infosessionsArea } from '../infosessions/area.js';
 import { INGEST_AREAS } from '../ingest/ingest-area.js';
 import type { Area } from './area.js';
@@ -9,4 +10,5 @@ import type { Area } from './area.js';
 export const AREAS: readonly Area[] = [
   infosessionsArea,
   ...INGEST_AREAS,
+  cdsArea,
 ];

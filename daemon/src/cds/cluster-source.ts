@@ -1,0 +1,107 @@
+import { watch, type FSWatcher } from 'chokidar';
+import { formatDiagnostic } from '../hcl/index.js';
+import type { GatewayState } from '../gateway/contracts.js';
+import type { GatewayConfig } from '../gateway/config/model.js';
+import { loadGatewayConfig } from '../gateway/config/load.js';
+import type { ClusterCatalog } from './catalog.js';
+
+/** Feeds the catalog from somewhere; started by the CDS component. */
+export interface ClusterSource {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Where the clusters come from, for status and the consoles. */
+  describe(): string;
+}
+
+/**
+ * In a process that runs the gateway: the active config and the live health of its backends.
+ * A reload or a health state change rebuilds the snapshot (published only when it changed).
+ */
+export class GatewayClusterSource implements ClusterSource {
+  #unsubscribe: (() => void)[] = [];
+
+  constructor(
+    private readonly gateway: GatewayState,
+    private readonly catalog: ClusterCatalog,
+  ) {}
+
+  async start(): Promise<void> {
+    const rebuild = (): void => {
+      this.catalog.updateFrom(this.gateway.config, this.gateway.health.snapshot());
+    };
+    this.#unsubscribe = [this.gateway.onConfig(rebuild), this.gateway.health.onChange(rebuild)];
+    rebuild();
+  }
+
+  async stop(): Promise<void> {
+    for (const off of this.#unsubscribe) off();
+    this.#unsubscribe = [];
+  }
+
+  describe(): string {
+    return 'gateway config and live health';
+  }
+}
+
+export interface FileSourceEvents {
+  loaded(config: GatewayConfig, changed: boolean): void;
+  failed(message: string): void;
+}
+
+/**
+ * `--mode cds`: no gateway in the process, so the gateway config files are loaded here (same
+ * loader) and watched; no health checks run, so every endpoint is UNKNOWN. A bad file keeps
+ * the previous clusters.
+ */
+export class FileClusterSource implements ClusterSource {
+  #watcher: FSWatcher | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #loading: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly files: readonly string[],
+    private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly catalog: ClusterCatalog,
+    private readonly events: FileSourceEvents,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.load();
+    this.#watcher = watch([...this.files], { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 60, pollInterval: 20 } });
+    const schedule = (): void => {
+      if (this.#timer) clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => {
+        this.#timer = null;
+        void this.load();
+      }, 30);
+    };
+    this.#watcher.on('add', schedule).on('change', schedule).on('unlink', schedule);
+    await new Promise<void>((resolve) => this.#watcher?.once('ready', () => resolve()));
+  }
+
+  /** Loads the files now; one load at a time. */
+  load(): Promise<void> {
+    this.#loading = this.#loading.then(async () => {
+      const result = await loadGatewayConfig(this.files, this.env);
+      if (!result.config) {
+        this.events.failed(result.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic).join('; '));
+        return;
+      }
+      const changed = this.catalog.updateFrom(result.config, null);
+      this.events.loaded(result.config, changed);
+    });
+    return this.#loading;
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    await this.#watcher?.close();
+    this.#watcher = null;
+    await this.#loading;
+  }
+
+  describe(): string {
+    return `config files ${this.files.join(', ')} (no health checks in this mode)`;
+  }
+}

@@ -1,0 +1,125 @@
+import type { ClusterCatalog } from './catalog.js';
+import type { ClientRecord, ClientRegistry } from './client-registry.js';
+import { checkTypeUrl, type DeltaDiscoveryRequestMessage, nextNonce } from './messages.js';
+import type { ResponseSink } from './sotw-stream.js';
+import type { ClusterSnapshot, SnapshotResource } from './snapshot.js';
+import { encodeDeltaResponse } from './wire.js';
+
+/**
+ * One DeltaClusters stream (incremental xDS, current protocol text):
+ * - wildcard: `*` subscribed, or (legacy) empty subscribe and unsubscribe on the first request;
+ * - the first request's initial_resource_versions say what the client holds, so unchanged
+ *   clusters are not resent after a reconnect;
+ * - every later `resource_names_subscribe` name is resent even if the client seems current;
+ * - a subscribed name that does not exist is listed in removed_resources (once), and pushed
+ *   when it appears; a cluster the client holds that disappears is listed there too;
+ * - per-resource versions are content hashes; responses carry only what changed;
+ * - subscription changes are honoured even with a stale nonce; ACK/NACK only with the last nonce;
+ *   a NACK is recorded and the rejected resource versions are not resent.
+ */
+export class DeltaStream {
+  #started = false;
+  #wildcard = false;
+  readonly #names = new Set<string>();
+  /** What the client holds: name -> resource version, or null once told the name is removed. */
+  readonly #held = new Map<string, string | null>();
+  #lastNonce: string | null = null;
+  #blocked = false;
+  #pending = false;
+
+  constructor(
+    private readonly catalog: ClusterCatalog,
+    private readonly registry: ClientRegistry,
+    readonly record: ClientRecord,
+    private readonly sink: ResponseSink,
+  ) {}
+
+  handle(request: DeltaDiscoveryRequestMessage): void {
+    checkTypeUrl(request.type_url);
+    const first = !this.#started;
+    if (first) {
+      this.record.nodeId = request.node?.id ?? '';
+      this.record.nodeCluster = request.node?.cluster ?? '';
+      for (const [name, version] of Object.entries(request.initial_resource_versions)) this.#held.set(name, version);
+      if (request.resource_names_subscribe.length === 0 && request.resource_names_unsubscribe.length === 0) this.#wildcard = true;
+    }
+    const nonce = request.response_nonce;
+    if (nonce !== '' && nonce === this.#lastNonce) {
+      const at = new Date().toISOString();
+      const version = this.record.lastVersionSent ?? '';
+      if (request.error_detail) this.record.lastNack = { version, at, code: request.error_detail.code, message: request.error_detail.message };
+      else this.record.lastAck = { version, at };
+    }
+    for (const name of request.resource_names_subscribe) {
+      if (name === '*') this.#wildcard = true;
+      else {
+        this.#names.add(name);
+        if (!first) this.#held.delete(name);
+      }
+    }
+    for (const name of request.resource_names_unsubscribe) {
+      if (name === '*') this.#wildcard = false;
+      else {
+        this.#names.delete(name);
+        this.#held.delete(name); // still wildcard: resent below, as the client dropped it
+      }
+    }
+    this.#started = true;
+    this.record.subscriptions = { wildcard: this.#wildcard, names: [...this.#names].sort() };
+    this.#push(this.catalog.current);
+    this.registry.changed(this.record);
+  }
+
+  onSnapshot(snapshot: ClusterSnapshot): void {
+    if (!this.#started) return;
+    if (this.#blocked) {
+      this.#pending = true;
+      return;
+    }
+    this.#push(snapshot);
+  }
+
+  drained(): void {
+    this.#blocked = false;
+    if (this.#pending) {
+      this.#pending = false;
+      this.onSnapshot(this.catalog.current);
+    }
+  }
+
+  #push(snapshot: ClusterSnapshot): void {
+    const changed: SnapshotResource[] = [];
+    const removed: string[] = [];
+    for (const name of this.#interest(snapshot)) {
+      const resource = snapshot.byName.get(name);
+      const held = this.#held.get(name);
+      if (resource) {
+        if (held !== resource.version) {
+          changed.push(resource);
+          this.#held.set(name, resource.version);
+        }
+      } else if (held !== null && (held !== undefined || this.#names.has(name))) {
+        removed.push(name);
+        this.#held.set(name, null);
+      }
+    }
+    if (changed.length === 0 && removed.length === 0) return;
+    changed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    removed.sort();
+    const nonce = nextNonce();
+    this.#lastNonce = nonce;
+    this.record.lastVersionSent = snapshot.version;
+    this.record.lastNonce = nonce;
+    if (!this.sink(encodeDeltaResponse(snapshot.version, changed, removed, nonce))) this.#blocked = true;
+    this.registry.changed(this.record);
+  }
+
+  #interest(snapshot: ClusterSnapshot): Set<string> {
+    const names = new Set(this.#names);
+    if (this.#wildcard) {
+      for (const r of snapshot.resources) names.add(r.name);
+      for (const name of this.#held.keys()) names.add(name);
+    }
+    return names;
+  }
+}

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import protobuf from 'protobufjs';
+import { type ClusterInput, type ClusterSummary, mapCluster } from './cluster-mapping.js';
+import { CLUSTER_TYPE_URL, type CdsTypes } from './proto-root.js';
+
+/** One cluster of a snapshot, encoded once and shared by every stream. */
+export interface SnapshotResource {
+  readonly name: string;
+  /** Content hash of the encoded Cluster: the per-resource version of delta streams. */
+  readonly version: string;
+  readonly summary: ClusterSummary;
+  /** The encoded google.protobuf.Any wrapping the Cluster. */
+  readonly any: Uint8Array;
+}
+
+/** An immutable set of clusters at one version; the version is a hash of the content. */
+export interface ClusterSnapshot {
+  readonly version: string;
+  /** Sorted by name. */
+  readonly resources: readonly SnapshotResource[];
+  readonly byName: ReadonlyMap<string, SnapshotResource>;
+  /** ISO time this content first appeared. */
+  readonly createdAt: string;
+  /** Backends left out (url-only backends have no origin). */
+  readonly skipped: readonly string[];
+}
+
+/** Builds the snapshot of a set of backends; the same content always gives the same version. */
+export function buildSnapshot(types: CdsTypes, inputs: readonly ClusterInput[], now: Date = new Date()): ClusterSnapshot {
+  const resources: SnapshotResource[] = [];
+  const skipped: string[] = [];
+  for (const input of inputs) {
+    const mapped = mapCluster(types, input);
+    if (!mapped) {
+      skipped.push(input.backend.name);
+      continue;
+    }
+    const cluster = types.Cluster.encode(types.Cluster.fromObject(mapped.proto)).finish();
+    resources.push({ name: mapped.summary.name, version: hash(cluster).slice(0, 16), summary: mapped.summary, any: encodeAny(CLUSTER_TYPE_URL, cluster) });
+  }
+  resources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const versionHash = createHash('sha256');
+  for (const r of resources) versionHash.update(`${r.name}\0${r.version}\n`);
+  return {
+    version: versionHash.digest('hex').slice(0, 16),
+    resources,
+    byName: new Map(resources.map((r) => [r.name, r])),
+    createdAt: now.toISOString(),
+    skipped: skipped.sort(),
+  };
+}
+
+export function emptySnapshot(): ClusterSnapshot {
+  return { version: createHash('sha256').digest('hex').slice(0, 16), resources: [], byName: new Map(), createdAt: new Date().toISOString(), skipped: [] };
+}
+
+/** google.protobuf.Any { type_url = 1; value = 2 } written directly: the cluster bytes are already encoded. */
+export function encodeAny(typeUrl: string, value: Uint8Array): Uint8Array {
+  return protobuf.Writer.create().uint32((1 << 3) | 2).string(typeUrl).uint32((2 << 3) | 2).bytes(value).finish();
+}
+
+function hash(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
