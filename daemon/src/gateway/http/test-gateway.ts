@@ -84,7 +84,7 @@ export interface TestGateway {
   readonly dir: string;
   /** Rendered log lines, in order. */
   readonly lines: string[];
-  /** The records the sink accepted (after level filtering), parsed when json. */
+  /** Every BackendSet created, in apply order (with whether it was closed). */
   readonly backendSets: TestBackendSet[];
   /** `http://127.0.0.1:<bound port>` of a configured port (the first one by default). */
   url(path?: string, port?: number): string;
