@@ -41,6 +41,19 @@ describe('ComponentHost', () => {
     expect(log).toEqual(['start store', 'start services', 'start gateway', 'start control', 'stop control', 'stop gateway', 'stop services', 'stop store']);
   });
 
+  it('tells running components that shutdown began, before stopping any', async () => {
+    const log: string[] = [];
+    const host = new ComponentHost(quiet);
+    host.register({ ...recorder(log, 'gateway'), drain: () => log.push('drain gateway') });
+    host.register(recorder(log, 'store'));
+    host.register({ ...recorder(log, 'broken'), drain: () => { throw new Error('boom'); } });
+    host.drainAll();
+    expect(log).toEqual([]);
+    await host.startAll();
+    host.drainAll();
+    expect(log).toEqual(['start gateway', 'start store', 'start broken', 'drain gateway']);
+  });
+
   it('names the component that failed to start and stops the others', async () => {
     const log: string[] = [];
     const host = new ComponentHost(quiet);

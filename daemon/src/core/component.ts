@@ -9,6 +9,11 @@ export interface Component {
   stop(): Promise<void>;
   /** Where it listens or what it holds, shown in status; read after start. */
   describe?(): string | null;
+  /**
+   * Called on SIGINT/SIGTERM before the shutdown delay, while everything still runs: e.g. the
+   * gateway's health path turns 500 at once. stop() follows after the delay.
+   */
+  drain?(): void;
 }
 
 export type StateListener = (status: ComponentStatus) => void;
@@ -67,6 +72,18 @@ export class ComponentHost {
         throw error instanceof StartupError ? error : new StartupError(entry.component.name, message, { cause: error });
       }
       this.#set(entry, 'running', entry.component.describe?.() ?? null);
+    }
+  }
+
+  /** Tells every running component that shutdown began (see Component.drain). */
+  drainAll(): void {
+    for (const entry of this.#entries) {
+      if (entry.status.state !== 'running') continue;
+      try {
+        entry.component.drain?.();
+      } catch (error) {
+        this.logger.error('component failed to begin draining', { component: entry.component.name, error });
+      }
     }
   }
 

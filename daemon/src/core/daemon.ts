@@ -23,6 +23,9 @@ export interface DaemonOptions {
   configDirs: string[];
 }
 
+/** Time the components after the gateway get to stop once its in-flight requests had the shutdown timeout. */
+const STOP_MARGIN_MS = 5000;
+
 /** Where the built web dashboard lives in a checkout: <repo>/console-web/dist. */
 const WEB_ROOT = fileURLToPath(new URL('../../../console-web/dist/', import.meta.url));
 
@@ -122,8 +125,10 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
   const signal = await stopping.signal;
   events.publish({ type: 'daemon.stopping', message: `stopping on ${signal}` });
   logger.info('stopping', { signal, delay_ms: settings.shutdownDelayMs, timeout_ms: settings.shutdownTimeoutMs });
+  host.drainAll();
   if (settings.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, settings.shutdownDelayMs));
-  const clean = await host.stopAll(settings.shutdownTimeoutMs);
+  // In-flight gateway requests get the shutdown timeout; the margin lets the rest stop after them.
+  const clean = await host.stopAll(settings.shutdownTimeoutMs + STOP_MARGIN_MS);
   logger.info(clean ? 'stopped' : 'stopped with components still running after the shutdown timeout');
   return clean ? 0 : 1;
 }
