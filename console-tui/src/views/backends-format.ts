@@ -44,3 +44,23 @@ export function addChange(timeline: readonly BackendHealthChangeView[], change: 
   if (timeline.some((c) => c.backend === change.backend && c.at === change.at && c.to === change.to)) return [...timeline];
   return [change, ...timeline].slice(0, limit);
 }
+
+/**
+ * A fresh read merged with what is on screen: a live update that arrived while the read was
+ * under way is newer than the read, so per backend the later check wins, and the timelines join.
+ */
+export function mergeRead(
+  shown: { backends: readonly BackendView[]; timeline: readonly BackendHealthChangeView[] } | null,
+  read: { backends: BackendView[]; timeline: BackendHealthChangeView[] },
+): { backends: BackendView[]; timeline: BackendHealthChangeView[] } {
+  if (!shown) return read;
+  const seen = new Map(shown.backends.map((b) => [b.name, b.health]));
+  const backends = read.backends.map((b) => {
+    const live = seen.get(b.name);
+    return live && (live.lastCheckAt ?? '') > (b.health.lastCheckAt ?? '') ? { ...b, health: live } : b;
+  });
+  let timeline = read.timeline;
+  for (const change of [...shown.timeline].reverse()) timeline = addChange(timeline, change);
+  timeline.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  return { backends, timeline };
+}

@@ -6,7 +6,7 @@ import { fit, truncate } from '../format/fit.js';
 import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
-import { addChange, agoText, applyUpdate, backendLabel, latencyText, stateWord } from './backends-format.js';
+import { addChange, agoText, applyUpdate, backendLabel, latencyText, mergeRead, stateWord } from './backends-format.js';
 import { lastEventOf, useControlQuery } from './use-control-query.js';
 import type { ViewDefinition, ViewProps } from './view.js';
 
@@ -23,29 +23,33 @@ interface Data {
 function BackendsView({ live, source, nowMs, width, height, visible, keyState }: ViewProps): ReactNode {
   const [selected, setSelected] = useState(0);
   const [data, setData] = useState<Data | null>(null);
+  const [resync, setResync] = useState(0);
   const api = source.api;
+  const socket = source.subscriptions;
   const reloaded = lastEventOf(live.events, ['config.reloaded']);
   // Without a live socket (an older console source), state changes on the event bus still refresh the list.
-  const changedWithoutSocket = source.subscriptions ? null : lastEventOf(live.events, ['backend.health']);
+  const changedWithoutSocket = socket ? null : lastEventOf(live.events, ['backend.health']);
   const query = useControlQuery<Data>(
     visible,
     api ? async () => ({ backends: await api.backends.list.query(), timeline: await api.backends.timeline.query() }) : null,
-    [reloaded, changedWithoutSocket, live.status.bootId],
+    [reloaded, changedWithoutSocket, resync, live.status.bootId],
   );
   useEffect(() => {
-    if (query.data) setData(query.data);
+    const read = query.data;
+    if (read) setData((shown) => mergeRead(shown, read));
   }, [query.data]);
 
-  // Each finished check and state change, live: applied to what is on screen without a refetch.
-  const socket = source.subscriptions;
+  // Each finished check and state change, applied as it arrives; once the subscription is
+  // (re)established the list is read again, so nothing that happened before it is missed.
   useEffect(() => {
-    if (!visible || !socket || !query.data) return;
+    if (!visible || !socket) return;
     const subscription = socket.backends.changes.subscribe(undefined, {
+      onStarted: () => setResync((n) => n + 1),
       onData: ({ data: update }) =>
         setData((d) => (d ? { backends: applyUpdate(d.backends, update), timeline: update.change ? addChange(d.timeline, update.change) : d.timeline } : d)),
     });
     return () => subscription.unsubscribe();
-  }, [visible, socket, query.data]);
+  }, [visible, socket]);
 
   const backends = data?.backends ?? [];
   const timeline = data?.timeline ?? [];
@@ -69,7 +73,7 @@ function BackendsView({ live, source, nowMs, width, height, visible, keyState }:
 
   const counts = (['healthy', 'degraded', 'unhealthy'] as const).map((s) => [s, backends.filter((b) => b.health.checked && b.health.state === s).length] as const).filter(([, n]) => n > 0);
   const summary = data ? `${backends.length} backend${backends.length === 1 ? '' : 's'}${counts.map(([s, n]) => ` · ${n} ${s}`).join('')}` : query.loading ? 'loading…' : '';
-  const nameWidth = Math.max(8, Math.min(24, Math.floor(width / 4)));
+  const nameWidth = Math.max(8, Math.min(Math.floor(width / 4), Math.max(0, ...backends.map((b) => b.name.length))));
   const originWidth = Math.max(6, width - nameWidth - STATE_WIDTH - CHECK_WIDTH - FAIL_WIDTH - LATENCY_WIDTH - 13);
   return (
     <Box flexDirection="column" width={width} height={height}>

@@ -1,0 +1,115 @@
+// The Backends view against the daemon's real control server; health reported through the monitor interface.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApiFixture } from '../../../daemon/src/gateway/control/test-support.js';
+import type { TestTerminal } from '../test-support/terminal.js';
+
+// Colour support is decided when chalk loads; force it so the state colours show up in the frames.
+vi.hoisted(() => {
+  process.env['FORCE_COLOR'] = '1';
+});
+
+const { startApi } = await import('../../../daemon/src/gateway/control/test-support.js');
+const { tempDir } = await import('../../../daemon/src/gateway/reload/test-support.js');
+const { createControlClient } = await import('../control/control-client.js');
+const { LiveStore } = await import('../live/live-store.js');
+const { App } = await import('../shell/app.js');
+const { renderInTerminal } = await import('../test-support/terminal.js');
+const { backendsView } = await import('./backends-view.js');
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const CONFIG = `server "main" {
+  endpoint "/users/**" {
+    proxy {
+      backend = "users"
+    }
+  }
+  endpoint "/orders" {
+    proxy {
+      backend = "orders"
+    }
+  }
+  endpoint "/static" {
+    proxy {
+      backend = "static"
+    }
+  }
+}
+
+definitions {
+  backend "users" {
+    origin = "http://127.0.0.1:1"
+    beta_health {
+      path = "/health"
+    }
+  }
+  backend "orders" {
+    origin = "http://127.0.0.1:2"
+    beta_health {
+      path = "/health"
+    }
+  }
+  backend "static" {
+    origin = "http://127.0.0.1:3"
+  }
+}
+`;
+
+async function consoleOn(color: boolean): Promise<{ term: TestTerminal; fixture: ApiFixture }> {
+  const file = join(tempDir(), 'portico.hcl');
+  writeFileSync(file, CONFIG);
+  const fixture = await startApi([file]);
+  const source = createControlClient({ url: fixture.url, token: fixture.token, retryDelayMs: () => 100 });
+  const store = new LiveStore(source, await source.fetchStatus());
+  store.start();
+  const term = renderInTerminal(<App store={store} source={source} views={[backendsView]} color={color} />);
+  cleanups.push(() => source.close(), () => store.stop(), () => term.instance.unmount());
+  return { term, fixture };
+}
+
+const fits = (term: TestTerminal): void => {
+  expect(term.screen()).toHaveLength(24);
+  for (const line of term.screen()) expect(Array.from(line).length, line).toBeLessThanOrEqual(80);
+};
+
+/** The styled text of the screen line naming `backend` in the table. */
+function rawRow(term: TestTerminal, backend: string): string {
+  return term.raw().split('\n').find((l) => l.includes(` ${backend} `) && l.includes('http://')) ?? '';
+}
+
+describe('backends view', () => {
+  it('lists the backends with their state, last check, failures, latency and origin in 80x24', async () => {
+    const { term, fixture } = await consoleOn(false);
+    fixture.health.report('users', 'healthy', '', 12);
+    await expect.poll(() => term.text()).toMatch(/users\s+● healthy\s+\d+s ago\s+0\s+12 ms\s+http:\/\/127\.0\.0\.1:1/);
+    fits(term);
+    expect(term.text()).toMatch(/BACKENDS {2}3 backends · 1 healthy/);
+    expect(term.text()).toMatch(/orders\s+○ unknown\s+never\s+0\s+-\s+http:\/\/127\.0\.0\.1:2/);
+    expect(term.text()).toMatch(/static\s+– unchecked\s+-\s+0\s+-\s+http:\/\/127\.0\.0\.1:3/);
+    expect(term.text()).toContain('users: used by /users/**');
+    expect(term.text()).toMatch(/\d\d:\d\d:\d\d  users\s+unknown → healthy/);
+  });
+
+  it('turns a backend red live when it goes down, with the change on the timeline', async () => {
+    const { term, fixture } = await consoleOn(true);
+    fixture.health.report('users', 'healthy');
+    await expect.poll(() => term.text()).toMatch(/users\s+● healthy/);
+    expect(rawRow(term, 'users')).toContain('\u001B[32m● healthy');
+
+    fixture.health.report('users', 'degraded', 'connect ECONNREFUSED 127.0.0.1:1');
+    await expect.poll(() => rawRow(term, 'users')).toContain('\u001B[33m◐ degraded');
+    fixture.health.report('users', 'unhealthy', 'connect ECONNREFUSED 127.0.0.1:1');
+    await expect.poll(() => rawRow(term, 'users')).toContain('\u001B[31m✗ unhealthy');
+    expect(term.text()).toMatch(/users\s+✗ unhealthy\s+\d+s ago\s+2\s+/);
+    expect(term.text()).toMatch(/\d\d:\d\d:\d\d {2}users\s+degraded → unhealthy {2}connect ECONNREFUSED/);
+    expect(term.text()).toMatch(/\d\d:\d\d:\d\d {2}users\s+healthy → degraded/);
+    expect(term.text()).toContain('users: connect ECONNREFUSED 127.0.0.1:1 · used by /users/**');
+    expect(rawRow(term, 'orders')).toContain('\u001B[90m○ unknown');
+    fits(term);
+  });
+});
