@@ -1,0 +1,28 @@
+import type { ReloadRecord } from '@portico/daemon/control';
+import { describe, expect, it } from 'vitest';
+import { diagnosticLine, numberedLines, outcomeText } from './reload-text';
+
+const record = (over: Partial<ReloadRecord>): ReloadRecord => ({
+  id: 'a:1', trigger: 'file', startedAt: '2026-01-01T00:00:00Z', durationMs: 3, result: 'applied', diagnostics: [], diff: null, error: null, sources: [], ...over,
+});
+
+describe('reload texts', () => {
+  it('writes a diagnostic as file:line:col summary; detail, and a positionless one as a configuration error', () => {
+    expect(diagnosticLine({ severity: 'error', file: '/srv/conf/portico.hcl', line: 7, column: 3, summary: 'Unsupported argument', detail: 'not expected here.', text: '' })).toBe(
+      'portico.hcl:7:3 Unsupported argument; not expected here.',
+    );
+    expect(diagnosticLine({ severity: 'error', file: null, line: null, column: null, summary: "missing 'server' block", detail: '', text: '' })).toBe("configuration error: missing 'server' block");
+  });
+
+  it('sums up a reload by its diff, its first problem or its error', () => {
+    const diff = { servers: { added: [], removed: [], changed: [] }, endpoints: { added: ['/b'], removed: [], changed: [] }, backends: { added: [], removed: [], changed: [] }, files: [], unchanged: false, summary: '+1 endpoint (/b)' };
+    expect(outcomeText(record({ diff }))).toBe('+1 endpoint (/b)');
+    const problem = { severity: 'error' as const, file: '/x/a.hcl', line: 2, column: 1, summary: 'Bad', detail: '', text: '' };
+    expect(outcomeText(record({ result: 'rejected', diagnostics: [problem, problem] }))).toBe('2 problems: a.hcl:2:1 Bad');
+    expect(outcomeText(record({ result: 'failed', error: 'listen EADDRINUSE' }))).toBe('listen EADDRINUSE');
+  });
+
+  it('numbers the lines of a file without an extra line for the final newline', () => {
+    expect(numberedLines('a\nb\n')).toEqual([{ n: 1, text: 'a' }, { n: 2, text: 'b' }]);
+  });
+});
