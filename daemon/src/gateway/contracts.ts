@@ -142,6 +142,8 @@ export interface AccessLogFields {
   errorType?: string;
   errorDetail?: string;
   custom?: Record<string, unknown>;
+  /** Warnings for the access log line (e.g. `set_response_status = 204` dropped a body). */
+  warnings?: string[];
 }
 
 export interface EndpointContext {

@@ -1,0 +1,94 @@
+import type { ApiConfig, BackendConfig, CustomLogFields, Dyn, EndpointConfig, GatewayConfig, HandlerBody, Modifiers, ServerConfig } from '../config/model.js';
+import { collectBodyReads, emptyBodyReads, type BodyReads } from '../eval/body-refs.js';
+import { hasFormModifiers } from '../modifiers/params-modifiers.js';
+
+/** What an endpoint's request must buffer, decided once per endpoint from its expressions. */
+export interface BodyPlan {
+  /** Buffer the client body: an expression reads it, or more than one proxy forwards it. */
+  readonly clientBody: boolean;
+  /** Form modifiers exist, so a POST urlencoded body must be buffered to rewrite it. */
+  readonly formModifiers: boolean;
+  /** Labels whose response body an expression reads (`backend_responses.<label>.body`). */
+  readonly responseBodies: ReadonlySet<string>;
+  /** `backend_responses` read as a whole: buffer every response that is not streamed to the client. */
+  readonly allResponseBodies: boolean;
+  /** Backends whose own expressions read `backend_response.body` / `json_body`. */
+  readonly backendResponseBodies: ReadonlySet<string>;
+}
+
+const plans = new WeakMap<EndpointConfig, BodyPlan>();
+
+export function bodyPlanFor(config: GatewayConfig, server: ServerConfig, api: ApiConfig | null, endpoint: EndpointConfig): BodyPlan {
+  let plan = plans.get(endpoint);
+  if (!plan) {
+    plan = buildPlan(config, server, api, endpoint);
+    plans.set(endpoint, plan);
+  }
+  return plan;
+}
+
+function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig | null, endpoint: EndpointConfig): BodyPlan {
+  const reads = emptyBodyReads();
+  let formModifiers = false;
+  const backendResponseBodies = new Set<string>();
+  const addModifiers = (m: Modifiers): void => {
+    for (const dyn of Object.values(m)) addDyn(dyn as Dyn<unknown> | null, reads);
+    if (hasFormModifiers(m)) formModifiers = true;
+  };
+  const addBackend = (name: string): void => {
+    const backend = config.backends[name];
+    if (!backend) return;
+    const own = emptyBodyReads();
+    for (const dyn of backendDyns(backend)) addDyn(dyn, own);
+    for (const dyn of Object.values(backend.modifiers)) addDyn(dyn as Dyn<unknown> | null, own);
+    if (hasFormModifiers(backend.modifiers)) formModifiers = true;
+    merge(reads, own);
+    if (own.backendResponse) backendResponseBodies.add(name);
+  };
+  const addBody = (body: HandlerBody): void => {
+    addLogFields(body.customLogFields, reads);
+    addModifiers(body.modifiers);
+    for (const p of body.proxies) {
+      addDyn(p.url, reads);
+      addModifiers(p.modifiers);
+      addBackend(p.backend);
+    }
+    for (const r of body.requests) {
+      for (const dyn of [r.url, r.method, r.body, r.jsonBody, r.formBody, r.headers, r.queryParams]) addDyn(dyn as Dyn<unknown> | null, reads);
+      addBackend(r.backend);
+    }
+    if (body.response) for (const dyn of [body.response.status, body.response.body, body.response.jsonBody, body.response.headers]) addDyn(dyn as Dyn<unknown> | null, reads);
+    for (const handler of body.errorHandlers) addBody(handler);
+  };
+  addModifiers(server.modifiers);
+  if (api) {
+    addModifiers(api.modifiers);
+    for (const handler of api.errorHandlers) addBody(handler);
+  }
+  addBody(endpoint);
+  return {
+    clientBody: reads.clientBody || endpoint.proxies.length > 1,
+    formModifiers,
+    responseBodies: reads.backendResponses,
+    allResponseBodies: reads.allBackendResponses,
+    backendResponseBodies,
+  };
+}
+
+function backendDyns(b: BackendConfig): (Dyn<unknown> | null)[] {
+  return [b.hostname, b.path, b.pathPrefix, b.basicAuth, ...b.customLogFields];
+}
+
+function addLogFields(fields: CustomLogFields, into: BodyReads): void {
+  for (const dyn of fields) addDyn(dyn, into);
+}
+
+function addDyn(dyn: Dyn<unknown> | null, into: BodyReads): void {
+  if (dyn?.kind === 'expr') collectBodyReads(dyn.expr, into);
+}
+
+function merge(into: BodyReads, from: BodyReads): void {
+  if (from.clientBody) into.clientBody = true;
+  if (from.allBackendResponses) into.allBackendResponses = true;
+  for (const label of from.backendResponses) into.backendResponses.add(label);
+}

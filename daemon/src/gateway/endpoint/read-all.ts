@@ -1,0 +1,17 @@
+import type { Readable } from 'node:stream';
+import { GatewayError } from '../errors/error-types.js';
+
+/** Reads a backend response body to the end (for `backend_responses.<label>.body` and responses not streamed). */
+export async function readAll(body: Readable, signal: AbortSignal): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of body) {
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    }
+  } catch (error) {
+    if (error instanceof GatewayError) throw error;
+    const kind = signal.aborted ? 'client_request' : 'backend';
+    throw new GatewayError(kind, `reading the backend response body failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,78 @@
+import { Readable } from 'node:stream';
+import type { HandlerBody } from '../config/model.js';
+import { asGatewayError, GatewayError } from '../errors/error-types.js';
+import { responseFromBlock } from './response-block.js';
+import type { ModifiedResponse, ResponseContext } from './response-contexts.js';
+import { runUpstream, type UpstreamBlock, type UpstreamEnv, type UpstreamResult } from './upstream.js';
+
+/** A body's client response and its response contexts still to apply (its own, then its proxy's and backend's). */
+export interface BodyOutcome {
+  readonly response: ModifiedResponse;
+  readonly contexts: readonly ResponseContext[];
+}
+
+export type BodyEnv = Omit<UpstreamEnv, 'body' | 'clientBlock'>;
+
+/**
+ * Runs an endpoint's (or error handler's) proxies and requests stage by stage — a stage's
+ * blocks in parallel, stages in order — then builds the client response from the response
+ * block or the `default` block. A block whose dependency failed fails with `sequence`; the
+ * error of the most downstream failed block is thrown. Null when the body produces no
+ * response (an error handler with neither a response nor a default block).
+ */
+export async function runBody(body: HandlerBody, env: BodyEnv): Promise<BodyOutcome | null> {
+  const clientBlock = body.response ? null : 'default';
+  const upstreamEnv: UpstreamEnv = { ...env, body, clientBlock };
+  const results = new Map<string, UpstreamResult>();
+  const failures = new Map<string, GatewayError>();
+  const dependsOn = (name: string): readonly string[] => block(body, name)?.config.dependsOn ?? [];
+  for (const stage of body.stages) {
+    await Promise.all(
+      stage.map(async (name) => {
+        const failedDep = dependsOn(name).find((d) => failures.has(d));
+        if (failedDep !== undefined) {
+          const cause = failures.get(failedDep) as GatewayError;
+          failures.set(name, new GatewayError('sequence', `"${name}" did not run: "${failedDep}" failed: ${cause.detail}`, { cause }));
+          return;
+        }
+        try {
+          results.set(name, await runUpstream(block(body, name) as UpstreamBlock, upstreamEnv));
+        } catch (error) {
+          failures.set(name, asGatewayError(error, 'backend'));
+        }
+      }),
+    );
+  }
+  if (failures.size > 0) {
+    discard(results);
+    throw mostDownstream(body.stages, failures);
+  }
+  const own: ResponseContext = { modifiers: body.modifiers, scope: env.scope, status: true };
+  if (body.response) {
+    return { response: responseFromBlock(body.response, env.scope), contexts: [own] };
+  }
+  const main = results.get('default');
+  if (!main) return null;
+  return { response: { status: main.status, headers: main.headers, body: main.body }, contexts: [own, ...main.responseContexts] };
+}
+
+function block(body: HandlerBody, name: string): UpstreamBlock | undefined {
+  const proxy = body.proxies.find((p) => p.name === name);
+  if (proxy) return { kind: 'proxy', config: proxy };
+  const request = body.requests.find((r) => r.name === name);
+  return request ? { kind: 'request', config: request } : undefined;
+}
+
+/** The failure of the latest stage (the `default` block first within it): the one closest to the response. */
+function mostDownstream(stages: readonly (readonly string[])[], failures: ReadonlyMap<string, GatewayError>): GatewayError {
+  for (let i = stages.length - 1; i >= 0; i--) {
+    const stage = stages[i] ?? [];
+    const pick = failures.get('default') !== undefined && stage.includes('default') ? 'default' : stage.find((n) => failures.has(n));
+    if (pick !== undefined) return failures.get(pick) as GatewayError;
+  }
+  return [...failures.values()][0] as GatewayError;
+}
+
+function discard(results: ReadonlyMap<string, UpstreamResult>): void {
+  for (const r of results.values()) if (r.body instanceof Readable) r.body.destroy();
+}

@@ -1,0 +1,70 @@
+import { posix } from 'node:path';
+import type { BackendConfig } from '../config/model.js';
+import { GatewayError } from '../errors/error-types.js';
+import { evalOptional } from '../eval/eval-dyn.js';
+import type { EvalScope } from '../eval/request-scope.js';
+
+export interface UpstreamUrlInput {
+  readonly backend: BackendConfig;
+  /** The block's evaluated `url`, or null. */
+  readonly url: string | null;
+  /** Proxy: the client's URL (its path and query are forwarded). Request blocks: null. */
+  readonly client: URL | null;
+  /** What the endpoint's `/**` matched, or null. */
+  readonly wildcard: string | null;
+  readonly scope: EvalScope;
+  /** The block, for messages. */
+  readonly block: string;
+}
+
+/**
+ * The backend URL, as the peer builds it: the backend's origin (or the url's, which must
+ * equal it), the client path (proxy) or `/` (request), replaced by the url's path, then by
+ * the backend's `path` (its `/**` taking the wildcard match), then prefixed by `path_prefix`.
+ * A proxy keeps the client query; a url's own query parameters are set over it.
+ */
+export function upstreamUrl(input: UpstreamUrlInput): URL {
+  const { backend, client, scope } = input;
+  let origin = backend.origin;
+  let path = client ? client.pathname : '/';
+  const query = new URLSearchParams(client ? client.search : '');
+  if (input.url !== null) {
+    const given = parseUrl(input.url, origin, input.block);
+    if (/^[a-z][a-z0-9+.-]*:/i.test(input.url)) {
+      if (given.protocol !== 'http:' && given.protocol !== 'https:') throw new GatewayError('configuration', `${input.block}: url ${JSON.stringify(input.url)} must use http or https`);
+      if (origin !== null && given.origin !== new URL(origin).origin) {
+        throw new GatewayError('configuration', `${input.block}: the host of url (${given.origin}) must equal the origin of backend "${backend.name}" (${origin})`);
+      }
+      origin = given.origin;
+    }
+    path = withWildcard(given.pathname, input.wildcard);
+    for (const [name] of given.searchParams) query.delete(name);
+    for (const [name, value] of given.searchParams) query.append(name, value);
+  }
+  if (origin === null) throw new GatewayError('configuration', `${input.block}: backend "${backend.name}" has no origin and the block gives no absolute url`);
+  const backendPath = evalOptional(backend.path, scope, { name: 'path', type: 'string' });
+  if (backendPath !== null && backendPath !== '') path = withWildcard(backendPath, input.wildcard);
+  const prefix = evalOptional(backend.pathPrefix, scope, { name: 'path_prefix', type: 'string' });
+  if (prefix !== null && prefix !== '') path = `${prefix.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  const out = new URL(origin);
+  out.pathname = path.startsWith('/') ? path : `/${path}`;
+  out.search = query.toString();
+  return out;
+}
+
+function parseUrl(url: string, origin: string | null, block: string): URL {
+  try {
+    return new URL(url, origin ?? 'http://relative.invalid');
+  } catch {
+    throw new GatewayError('configuration', `${block}: url ${JSON.stringify(url)} is not a valid URL`);
+  }
+}
+
+/** `/api/**` with wildcard `a/b` → `/api/a/b` (the peer's path.Join); without a match → `/api/`. */
+function withWildcard(path: string, wildcard: string | null): string {
+  if (!path.endsWith('/**')) return path;
+  const base = path.slice(0, -2);
+  if (wildcard === null || wildcard === '') return base;
+  const joined = posix.join(base, wildcard);
+  return wildcard.endsWith('/') && !joined.endsWith('/') ? `${joined}/` : joined;
+}

@@ -1,0 +1,156 @@
+import type { Readable } from 'node:stream';
+import type { BackendConfig, HandlerBody, ModifierMap, ProxyConfig, RequestConfig } from '../config/model.js';
+import type { BackendRequest, BackendResponse, EndpointContext } from '../contracts.js';
+import { GatewayError } from '../errors/error-types.js';
+import { evalDyn, evalOptional } from '../eval/eval-dyn.js';
+import { FORM_MEDIA_TYPE, mediaType } from '../eval/http-variables.js';
+import type { BackendRequestFacts, EvalScope, RequestScope } from '../eval/request-scope.js';
+import { applyRequestHeaderModifiers, setHeaders, type HeaderRecord } from '../modifiers/header-modifiers.js';
+import { applyFormModifiers, applyQueryModifiers, hasFormModifiers, setParams } from '../modifiers/params-modifiers.js';
+import type { BodyPlan } from './body-plan.js';
+import { hasClientBody } from './client-body.js';
+import { endToEndHeaders } from './hop-headers.js';
+import { readAll } from './read-all.js';
+import type { ResponseContext } from './response-contexts.js';
+import { upstreamUrl } from './upstream-url.js';
+
+/** What one proxy/request block needs from the request it serves. */
+export interface UpstreamEnv {
+  readonly ctx: EndpointContext;
+  readonly scope: RequestScope;
+  readonly plan: BodyPlan;
+  /** The endpoint or error handler the block belongs to (its request modifiers apply to proxies). */
+  readonly body: HandlerBody;
+  /** The block whose response streams to the client, or null when a response block answers. */
+  readonly clientBlock: string | null;
+  readonly signal: AbortSignal;
+}
+
+/** A block's backend response: buffered, or streaming when it becomes the client response untouched. */
+export interface UpstreamResult {
+  readonly name: string;
+  readonly status: number;
+  readonly headers: HeaderRecord;
+  readonly body: Readable | Buffer;
+  /** Response modifiers still to apply when this is the client response (proxy, then backend). */
+  readonly responseContexts: readonly ResponseContext[];
+}
+
+export type UpstreamBlock = { readonly kind: 'proxy'; readonly config: ProxyConfig } | { readonly kind: 'request'; readonly config: RequestConfig };
+
+/** Builds, sends and checks one proxy or request block; records `backend_requests/_responses.<name>`. */
+export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promise<UpstreamResult> {
+  const { ctx, scope } = env;
+  const name = block.config.name;
+  const backend = ctx.config.backends[block.config.backend];
+  if (!backend) throw new GatewayError('configuration', `${block.kind} "${name}": backend "${block.config.backend}" is not defined`);
+  const outgoing = block.kind === 'proxy' ? proxyRequest(block.config, backend, env) : requestBlockRequest(block.config, backend, env);
+  const facts: BackendRequestFacts = { id: ctx.request.id, method: outgoing.method, url: outgoing.url, headers: outgoing.headers, body: Buffer.isBuffer(outgoing.body) ? outgoing.body : null };
+  const backendScope = scope.forBackend(facts, null);
+  finishBackendRequest(outgoing, backend, backendScope, ctx);
+  scope.recordBackendRequest(name, facts);
+
+  const response = await ctx.backends.get(backend.name).send({ ...outgoing, signal: env.signal, requestId: ctx.request.id, handler: name });
+  const expected = block.config.expectedStatus;
+  if (expected !== null && !expected.includes(response.status)) {
+    response.body.destroy();
+    throw new GatewayError('unexpected_status', `${block.kind} "${name}": backend "${backend.name}" answered ${response.status}, expected ${expected.join(', ')}`, { source: backend.name });
+  }
+  const streams = env.clientBlock === name && !env.plan.allResponseBodies && !env.plan.responseBodies.has(name) && !env.plan.backendResponseBodies.has(backend.name);
+  const body = streams ? response.body : await readAll(response.body, env.signal);
+  const headers = endToEndHeaders(response.headers);
+  const resFacts = { status: response.status, headers, body: Buffer.isBuffer(body) ? body : null };
+  const contexts: ResponseContext[] = [
+    ...(block.kind === 'proxy' ? [{ modifiers: block.config.modifiers, scope, status: false }] : []),
+    { modifiers: backend.modifiers, scope: scope.forBackend(facts, resFacts), status: true },
+  ];
+  scope.recordBackendResponse(name, resFacts);
+  return { name, status: response.status, headers, body, responseContexts: contexts };
+}
+
+type Outgoing = { method: string; url: URL; headers: HeaderRecord; body: BackendRequest['body'] };
+
+function proxyRequest(proxy: ProxyConfig, backend: BackendConfig, env: UpstreamEnv): Outgoing {
+  const { ctx, scope } = env;
+  const request = ctx.request;
+  const headers = endToEndHeaders(request.headers, ['host']);
+  // As the peer (Go's reverse proxy): the client address is appended to X-Forwarded-For.
+  const prior = headers['x-forwarded-for'];
+  headers['x-forwarded-for'] = prior === undefined ? request.clientIp : `${[prior].flat().join(', ')}, ${request.clientIp}`;
+  const url = upstreamUrl({ backend, url: evalOptional(proxy.url, scope, { name: 'url', type: 'string' }), client: request.url, wildcard: request.wildcard, scope, block: `proxy "${proxy.name}"` });
+  for (const m of [env.body.modifiers, proxy.modifiers]) {
+    applyRequestHeaderModifiers(headers, m, scope);
+    applyQueryModifiers(url.searchParams, m, scope);
+  }
+  let body: BackendRequest['body'] = null;
+  const buffered = scope.bufferedBody();
+  if (buffered !== null) {
+    body = buffered;
+    const form = [env.body.modifiers, proxy.modifiers, backend.modifiers].filter(hasFormModifiers);
+    if (form.length > 0 && isFormPost(request.method, request.headers['content-type'])) {
+      const params = new URLSearchParams(buffered.toString('utf8'));
+      // The backend's form modifiers run here with the others so the body is encoded once; they see `request`, not `backend_request`.
+      for (const m of form) applyFormModifiers(params, m, scope);
+      body = Buffer.from(params.toString());
+    }
+  } else if (hasClientBody(request.headers)) {
+    body = ctx.incoming;
+  }
+  setBodyHeaders(headers, body);
+  return { method: request.method, url, headers, body };
+}
+
+function requestBlockRequest(r: RequestConfig, backend: BackendConfig, env: UpstreamEnv): Outgoing {
+  const { ctx, scope } = env;
+  const method = (evalDyn(r.method, scope, { name: 'method', type: 'string' }) ?? 'GET').toUpperCase();
+  const url = upstreamUrl({ backend, url: evalOptional(r.url, scope, { name: 'url', type: 'string' }), client: null, wildcard: ctx.request.wildcard, scope, block: `request "${r.name}"` });
+  const query = evalOptional(r.queryParams, scope, { name: 'query_params', type: 'modifierMap' });
+  if (query) setParams(url.searchParams, query);
+  const headers: HeaderRecord = {};
+  let body: Buffer | null = null;
+  let contentType: string | null = null;
+  const text = evalOptional(r.body, scope, { name: 'body', type: 'string' });
+  const json = r.jsonBody === null ? undefined : evalDyn(r.jsonBody, scope);
+  const form = evalOptional(r.formBody, scope, { name: 'form_body', type: 'modifierMap' }) as ModifierMap | null;
+  if (text !== null) {
+    body = Buffer.from(text);
+    contentType = 'text/plain';
+  } else if (json !== undefined) {
+    body = Buffer.from(JSON.stringify(json));
+    contentType = 'application/json';
+  } else if (form !== null) {
+    const params = new URLSearchParams();
+    setParams(params, form);
+    if (hasFormModifiers(backend.modifiers) && method === 'POST') applyFormModifiers(params, backend.modifiers, scope);
+    body = Buffer.from(params.toString());
+    contentType = FORM_MEDIA_TYPE;
+  }
+  if (contentType !== null) headers['content-type'] = contentType;
+  const own = evalOptional(r.headers, scope, { name: 'headers', type: 'modifierMap' });
+  if (own) setHeaders(headers, own);
+  setBodyHeaders(headers, body);
+  return { method, url, headers, body };
+}
+
+/** The backend block's part, evaluated with `backend_request`: modifiers, Host, basic auth, request id. */
+function finishBackendRequest(outgoing: Outgoing, backend: BackendConfig, scope: EvalScope, ctx: EndpointContext): void {
+  applyRequestHeaderModifiers(outgoing.headers, backend.modifiers, scope);
+  applyQueryModifiers(outgoing.url.searchParams, backend.modifiers, scope);
+  const hostname = evalOptional(backend.hostname, scope, { name: 'hostname', type: 'string' });
+  if (hostname) outgoing.headers['host'] = hostname;
+  const basicAuth = evalOptional(backend.basicAuth, scope, { name: 'basic_auth', type: 'string' });
+  if (basicAuth) outgoing.headers['authorization'] = `Basic ${Buffer.from(basicAuth).toString('base64')}`;
+  const idHeader = ctx.config.settings.requestIdBackendHeader;
+  if (idHeader !== '') outgoing.headers[idHeader.toLowerCase()] = ctx.request.id;
+}
+
+function setBodyHeaders(headers: HeaderRecord, body: BackendRequest['body']): void {
+  if (body === null) delete headers['content-length'];
+  else if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
+}
+
+function isFormPost(method: string, contentType: string | readonly string[] | undefined): boolean {
+  return method === 'POST' && mediaType(contentType) === FORM_MEDIA_TYPE;
+}
+
+export type { BackendResponse };
