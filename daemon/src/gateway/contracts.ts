@@ -68,6 +68,11 @@ export interface BackendRequest {
   readonly requestId: string;
   /** The proxy/request block name (`default`, ...) for the log line. */
   readonly handler: string;
+  /**
+   * The backend's `custom_log_fields`, evaluated by the caller. Called once when the backend
+   * log line is written (after the response ended or failed), so it may read the response.
+   */
+  readonly customLogFields?: () => Readonly<Record<string, unknown>> | null;
 }
 
 export interface BackendTimings {

@@ -1,0 +1,49 @@
+/**
+ * The backends of one configuration: a client (and undici transport) per entry of
+ * `config.backends`, built aside on reload and closed after the swap.
+ */
+import type { BackendClient, BackendSet, GatewayLogSink, HealthMonitor } from '../contracts.js';
+import type { GatewayConfig } from '../config/model.js';
+import { GatewayError } from '../errors/error-types.js';
+import { createBackendClient } from './backend-client.js';
+import { CaCache, createTransport, type BackendTransport, type ProcessEnv } from './transport.js';
+
+export interface BackendSetOptions {
+  /** The daemon's monitor: its state gates requests (`backend_unhealthy`). The caller tracks configs on it. */
+  readonly health: HealthMonitor;
+  /** Receives a `gateway_backend` record per request. */
+  readonly logSink?: GatewayLogSink;
+  /** The process environment, for HTTP_PROXY / HTTPS_PROXY / NO_PROXY. */
+  readonly env?: ProcessEnv;
+}
+
+/** Throws GatewayError `configuration` when a backend cannot be built (an unreadable ca_file). */
+export function createBackendSet(config: GatewayConfig, { health, logSink, env = process.env }: BackendSetOptions): BackendSet {
+  const log = logSink ? logSink.write.bind(logSink) : null;
+  const caCache = new CaCache();
+  const clients = new Map<string, BackendClient>();
+  const transports: BackendTransport[] = [];
+  try {
+    for (const [name, backend] of Object.entries(config.backends)) {
+      const transport = createTransport(backend, config.settings, env, caCache);
+      transports.push(transport);
+      clients.set(name, createBackendClient(backend, { transport, health, log }));
+    }
+  } catch (error) {
+    for (const transport of transports) void transport.destroy();
+    throw error;
+  }
+  let closing: Promise<void> | null = null;
+  return {
+    health,
+    get(name: string): BackendClient {
+      const client = clients.get(name);
+      if (!client) throw new GatewayError('configuration', `backend "${name}" is not defined in the active configuration`, { source: name });
+      return client;
+    },
+    close(): Promise<void> {
+      closing ??= Promise.all(transports.map((t) => t.close())).then(() => undefined);
+      return closing;
+    },
+  };
+}

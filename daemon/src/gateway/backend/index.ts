@@ -1,0 +1,3 @@
+export { createBackendSet, type BackendSetOptions } from './backend-set.js';
+export { createTransport, proxyFromEnv, type BackendTransport, type ProcessEnv } from './transport.js';
+export { formatMs, shortMessage } from './backend-errors.js';

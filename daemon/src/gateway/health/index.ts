@@ -1,0 +1,1 @@
+export { createHealthMonitor, type HealthMonitorOptions } from './health-monitor.js';
