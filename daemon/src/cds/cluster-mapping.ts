@@ -152,5 +152,6 @@ function staticText(value: BackendConfig['hostname']): string | null {
   return value?.kind === 'static' && value.value !== '' ? value.value : null;
 }
 
-const str = (value: string): Record<string, unknown> => ({ string_value: value });
-const bool = (value: boolean): Record<string, unknown> => ({ bool_value: value });
+// protobufjs's bundled google.protobuf.Value has camelCase field names.
+const str = (value: string): Record<string, unknown> => ({ stringValue: value });
+const bool = (value: boolean): Record<string, unknown> => ({ boolValue: value });

@@ -110,17 +110,19 @@ function defaultScalar(kind: string): unknown {
   return 0;
 }
 
+// protobufjs bundles google/protobuf/struct.proto pre-parsed with camelCase field names
+// (stringValue, ...), whatever keepCase says; the wire numbers are the standard ones.
 function structToJson(struct: Msg): Json {
   return Object.fromEntries(Object.entries((struct['fields'] as Record<string, Msg> | undefined) ?? {}).map(([k, v]) => [k, structValueToJson(v)]));
 }
 
 function structValueToJson(v: Msg): Json {
   const has = (key: string): boolean => v[key] !== undefined && v[key] !== null;
-  if (has('struct_value')) return structToJson(v['struct_value'] as Msg);
-  if (has('list_value')) return (((v['list_value'] as Msg)['values'] as Msg[] | undefined) ?? []).map(structValueToJson);
-  if (Object.prototype.hasOwnProperty.call(v, 'string_value') && has('string_value')) return v['string_value'] as string;
-  if (Object.prototype.hasOwnProperty.call(v, 'number_value') && has('number_value')) return v['number_value'] as number;
-  if (Object.prototype.hasOwnProperty.call(v, 'bool_value') && has('bool_value')) return v['bool_value'] as boolean;
+  if (has('structValue')) return structToJson(v['structValue'] as Msg);
+  if (has('listValue')) return (((v['listValue'] as Msg)['values'] as Msg[] | undefined) ?? []).map(structValueToJson);
+  if (Object.prototype.hasOwnProperty.call(v, 'stringValue') && has('stringValue')) return v['stringValue'] as string;
+  if (Object.prototype.hasOwnProperty.call(v, 'numberValue') && has('numberValue')) return v['numberValue'] as number;
+  if (Object.prototype.hasOwnProperty.call(v, 'boolValue') && has('boolValue')) return v['boolValue'] as boolean;
   return null;
 }
 
@@ -298,12 +300,12 @@ function wellKnownFromJson(type: protobuf.Type, json: unknown, path: string): Ms
 }
 
 function structValueFromJson(v: unknown): Msg {
-  if (v === null) return { null_value: 0 };
-  if (typeof v === 'number') return { number_value: v };
-  if (typeof v === 'string') return { string_value: v };
-  if (typeof v === 'boolean') return { bool_value: v };
-  if (Array.isArray(v)) return { list_value: { values: v.map(structValueFromJson) } };
-  return { struct_value: { fields: Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, structValueFromJson(x)])) } };
+  if (v === null) return { nullValue: 0 };
+  if (typeof v === 'number') return { numberValue: v };
+  if (typeof v === 'string') return { stringValue: v };
+  if (typeof v === 'boolean') return { boolValue: v };
+  if (Array.isArray(v)) return { listValue: { values: v.map(structValueFromJson) } };
+  return { structValue: { fields: Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, structValueFromJson(x)])) } };
 }
 
 function anyFromJson(root: protobuf.Root, json: unknown, path: string): Msg {

@@ -1,0 +1,150 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { clusterInputs } from './catalog.js';
+import { statusRanges } from './cluster-mapping.js';
+import { loadCdsTypes, UPSTREAM_TLS_TYPE_URL } from './proto-root.js';
+import { buildSnapshot } from './snapshot.js';
+import { configFile, decodeCluster, loadConfig } from './test-kit.js';
+
+const types = loadCdsTypes();
+
+async function clustersOf(hcl: string, health: Record<string, 'unknown' | 'healthy' | 'degraded' | 'unhealthy'> = {}) {
+  const config = await loadConfig(hcl);
+  const states = Object.fromEntries(Object.entries(health).map(([k, state]) => [k, { state, healthy: state !== 'unhealthy', error: '', lastCheckAt: null, failures: 0, latencyMs: null, since: '', checked: true }]));
+  const snapshot = buildSnapshot(types, clusterInputs(config, states));
+  const decoded = Object.fromEntries(snapshot.resources.map((r) => {
+    const any = types.root.lookupType('google.protobuf.Any').decode(r.any) as unknown as { value: Uint8Array };
+    return [r.name, decodeCluster(any.value)];
+  }));
+  return { snapshot, decoded };
+}
+
+describe('backends as clusters', () => {
+  it('maps an IP origin to STATIC with its address, timeouts, limits, http2 and metadata', async () => {
+    const { decoded } = await clustersOf(`definitions {
+  backend "api" {
+    origin = "http://10.1.2.3:8080"
+    connect_timeout = "2.5s"
+    max_connections = 50
+    http2 = true
+    use_when_unhealthy = true
+  }
+}
+server {
+  endpoint "/" {
+    response { body = "ok" }
+  }
+}`);
+    expect(decoded['api']).toMatchObject({
+      name: 'api',
+      type: 'STATIC',
+      connect_timeout: { seconds: '2', nanos: 500_000_000 },
+      circuit_breakers: { thresholds: [{ max_connections: { value: 50 } }] },
+      http2_protocol_options: {},
+      load_assignment: {
+        cluster_name: 'api',
+        endpoints: [{ lb_endpoints: [{ endpoint: { address: { socket_address: { address: '10.1.2.3', port_value: 8080 } } } }] }],
+      },
+      metadata: { filter_metadata: { portico: { fields: { origin: { stringValue: 'http://10.1.2.3:8080' }, anonymous: { boolValue: false }, use_when_unhealthy: { boolValue: true } } } } },
+    });
+    expect(decoded['api']?.['transport_socket']).toBeUndefined();
+  });
+
+  it('maps a host name to STRICT_DNS and https to an UpstreamTlsContext with SNI and the CA file', async () => {
+    const file = configFile('');
+    const ca = join(file.path, '..', 'ca.pem');
+    writeFileSync(ca, '-----BEGIN CERTIFICATE-----\n');
+    const { decoded } = await clustersOf(`definitions {
+  backend "secure" {
+    origin = "https://api.example.com"
+    hostname = "virtual.example.com"
+    ca_file = "${ca}"
+  }
+  backend "lax" {
+    origin = "https://10.0.0.8:8443"
+    disable_certificate_validation = true
+  }
+}
+server {
+  endpoint "/" {
+    response { body = "ok" }
+  }
+}`);
+    expect(decoded['secure']).toMatchObject({ type: 'STRICT_DNS', load_assignment: { endpoints: [{ lb_endpoints: [{ endpoint: { address: { socket_address: { address: 'api.example.com', port_value: 443 } } } }] }] } });
+    const socket = decoded['secure']?.['transport_socket'] as { name: string; typed_config: { type_url: string; value: Uint8Array } };
+    expect(socket.name).toBe('envoy.transport_sockets.tls');
+    expect(socket.typed_config.type_url).toBe(UPSTREAM_TLS_TYPE_URL);
+    const tls = types.UpstreamTlsContext.toObject(types.UpstreamTlsContext.decode(socket.typed_config.value));
+    expect(tls).toEqual({ sni: 'virtual.example.com', common_tls_context: { alpn_protocols: ['http/1.1'], validation_context: { trusted_ca: { filename: ca } } } });
+
+    const lax = decoded['lax']?.['transport_socket'] as { typed_config: { value: Uint8Array } };
+    expect(types.UpstreamTlsContext.toObject(types.UpstreamTlsContext.decode(lax.typed_config.value))).toEqual({ common_tls_context: { alpn_protocols: ['http/1.1'] } });
+    expect(decoded['lax']).toMatchObject({ type: 'STATIC' });
+  });
+
+  it('maps beta_health to an HTTP health check and the live health to the endpoint status', async () => {
+    const { decoded, snapshot } = await clustersOf(
+      `definitions {
+  backend "checked" {
+    origin = "http://10.0.0.1"
+    beta_health {
+      path = "/healthz"
+      interval = "5s"
+      timeout = "500ms"
+      failure_threshold = 3
+      expected_status = [200, 204, 201]
+    }
+  }
+  backend "down" {
+    origin = "http://10.0.0.2"
+  }
+  backend "fresh" {
+    origin = "http://10.0.0.3"
+  }
+}
+server {
+  endpoint "/" {
+    response { body = "ok" }
+  }
+}`,
+      { checked: 'degraded', down: 'unhealthy' },
+    );
+    expect(decoded['checked']?.['health_checks']).toEqual([
+      {
+        timeout: { seconds: '0', nanos: 500_000_000 },
+        interval: { seconds: '5', nanos: 0 },
+        health_checker: 'http_health_check',
+        unhealthy_threshold: { value: 3 },
+        healthy_threshold: { value: 1 },
+        http_health_check: { host: '10.0.0.1', path: '/healthz', expected_statuses: [{ start: '200', end: '202' }, { start: '204', end: '205' }] },
+      },
+    ]);
+    const status = (name: string) => (decoded[name]?.['load_assignment'] as { endpoints: { lb_endpoints: { health_status?: string }[] }[] }).endpoints[0]?.lb_endpoints[0]?.health_status ?? 'UNKNOWN';
+    expect([status('checked'), status('down'), status('fresh')]).toEqual(['DEGRADED', 'UNHEALTHY', 'UNKNOWN']);
+    expect(snapshot.byName.get('down')?.summary.healthStatus).toBe('UNHEALTHY');
+  });
+
+  it('skips a backend whose origin is known only per request', async () => {
+    const { snapshot } = await clustersOf(`server {
+  endpoint "/" {
+    proxy {
+      url = "http://\${request.headers.host}/x"
+    }
+  }
+  endpoint "/b" {
+    proxy {
+      url = "http://10.0.0.9/b"
+    }
+  }
+}`);
+    expect(snapshot.resources).toHaveLength(1);
+    expect(snapshot.resources[0]?.summary.anonymous).toBe(true);
+    expect(snapshot.skipped).toHaveLength(1);
+    expect(snapshot.skipped[0]).toMatch(/^anonymous_/);
+  });
+
+  it('folds expected statuses into half-open ranges', () => {
+    expect(statusRanges([204, 200, 201, 200, 500])).toEqual([[200, 202], [204, 205], [500, 501]]);
+  });
+});
