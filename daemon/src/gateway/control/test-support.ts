@@ -66,7 +66,7 @@ export class ScriptedHealth implements HealthMonitor {
 
 /** A target that also lets the health monitor track each applied configuration, as the gateway does. */
 class TrackingTarget extends RecordingTarget {
-  constructor(private readonly health: ScriptedHealth) {
+  constructor(private readonly health: HealthMonitor) {
     super();
   }
   override async apply(config: GatewayConfig): Promise<void> {
@@ -85,11 +85,13 @@ export interface ApiFixture {
   target: RecordingTarget;
 }
 
-export async function startApi(files: string[] | null): Promise<ApiFixture> {
+/** `monitor`: the health monitor to use instead of a ScriptedHealth (e.g. the gateway's real one). */
+export async function startApi(files: string[] | null, monitor?: HealthMonitor): Promise<ApiFixture> {
   const bus = new EventBus('boot');
   const health = new ScriptedHealth();
-  const target = new TrackingTarget(health);
-  const gateway = createGatewayControl({ files: files ?? [], env: {}, target, health, events: bus, logger: new MemoryLogger() });
+  const used = monitor ?? health;
+  const target = new TrackingTarget(used);
+  const gateway = createGatewayControl({ files: files ?? [], env: {}, target, health: used, events: bus, logger: new MemoryLogger() });
   const startedAt = new Date().toISOString();
   const status = async (): Promise<SystemStatus> => ({
     version: '0.0.0',
@@ -111,6 +113,7 @@ export async function startApi(files: string[] | null): Promise<ApiFixture> {
   cleanups.push(async () => {
     await gateway.manager.stop();
     gateway.close();
+    await used.stop();
   });
   const server = await startControlServer({ host: '127.0.0.1', port: 0, token: TOKEN, services });
   cleanups.push(() => server.close());
