@@ -15,7 +15,12 @@ import { runBody, type BodyEnv, type BodyOutcome } from './run-body.js';
  * error_handler (the endpoint's before the api's), and applies the response modifiers of
  * server, api, endpoint, proxy, backend and error_handler in that order.
  */
-export function createEndpointHandler(): EndpointHandler {
+export interface EndpointHandlerOptions {
+  /** Receives configuration warnings met while serving (e.g. `set_response_status = 204` dropping a body). */
+  readonly logger?: { warn(message: string, fields?: Record<string, unknown>): void };
+}
+
+export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): EndpointHandler {
   return {
     handle: async function handleEndpoint(ctx: EndpointContext): Promise<GatewayResponse> {
       ctx.log.handler = 'endpoint';
@@ -34,7 +39,10 @@ export function createEndpointHandler(): EndpointHandler {
         ...(ctx.api ? [{ modifiers: ctx.api.modifiers, scope, status: false }] : []),
       ];
       const response = applyResponseContexts({ ...outcome.response }, [...outer, ...outcome.contexts]);
-      if (response.warning !== undefined) ctx.log.warnings = [...(ctx.log.warnings ?? []), response.warning];
+      if (response.warning !== undefined) {
+        ctx.log.warnings = [...(ctx.log.warnings ?? []), response.warning];
+        logger?.warn(response.warning, { endpoint: ctx.endpoint.path, uid: ctx.request.id });
+      }
       return { status: response.status, headers: response.headers, body: response.body };
     },
   };

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { send } from '../http/test-gateway.js';
+import { startBackend, startEndpointGateway, type SeenRequest } from './test-support.js';
+
+describe('proxy forwarding', () => {
+  it('forwards method, headers (minus hop-by-hop and Host), body and query; adds X-Forwarded-For and the request id; streams the answer back', async () => {
+    const backend = await startBackend();
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/api/**" {
+    proxy {
+      backend = "b"
+    }
+  }
+}
+definitions {
+  backend "b" { origin = "${backend.origin}" }
+}
+`);
+    const res = await send(gw.url('/'), '/api/things?a=1&a=2', { method: 'PUT', headers: { 'x-custom': 'yes', connection: 'keep-alive, x-hop', 'x-hop': 'h', 'keep-alive': 'timeout=5', 'content-type': 'text/plain' }, body: 'payload' });
+    expect(res.status).toBe(200);
+    const seen = JSON.parse(res.text) as SeenRequest;
+    expect(seen.method).toBe('PUT');
+    expect(seen.url).toBe('/api/things?a=1&a=2');
+    expect(seen.body).toBe('payload');
+    expect(seen.headers['x-custom']).toBe('yes');
+    expect(seen.headers['keep-alive']).toBeUndefined();
+    expect(seen.headers['x-hop']).toBeUndefined();
+    expect(seen.headers['host']).toBe(new URL(backend.origin).host);
+    expect(seen.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(seen.headers['gateway-request-id']).toBe(res.headers['gateway-request-id']);
+  });
+
+  it('backend path replaces the request path with the wildcard match; path_prefix prefixes; hostname sets Host; basic_auth sets Authorization', async () => {
+    const backend = await startBackend();
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/files/**" {
+    proxy {
+      backend {
+        origin = "${backend.origin}"
+        path = "/store/**"
+        path_prefix = "/v2"
+        hostname = "files.internal"
+        basic_auth = "user:\${request.headers.x-pass}"
+      }
+    }
+  }
+}
+`);
+    const seen = (await (await fetch(gw.url('/files/a/b.txt?x=1'), { headers: { 'x-pass': 'pw' } })).json()) as SeenRequest;
+    expect(seen.url).toBe('/v2/store/a/b.txt?x=1');
+    expect(seen.headers['host']).toBe('files.internal');
+    expect(seen.headers['authorization']).toBe(`Basic ${Buffer.from('user:pw').toString('base64')}`);
+  });
+
+  it('a proxy url gives path and query; its host must equal the backend origin', async () => {
+    const backend = await startBackend();
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/one" {
+    proxy {
+      backend = "b"
+      url = "${backend.origin}/other?fixed=1&a=url"
+    }
+  }
+  endpoint "/mismatch" {
+    proxy {
+      backend = "b"
+      url = "http://\${request.headers.x-host}/x"
+    }
+  }
+}
+definitions {
+  backend "b" { origin = "${backend.origin}" }
+}
+`);
+    const seen = (await (await fetch(gw.url('/one?a=client&k=2'))).json()) as SeenRequest;
+    expect(seen.url).toBe('/other?k=2&fixed=1&a=url');
+    const bad = await fetch(gw.url('/mismatch'), { headers: { 'x-host': 'elsewhere.example' } });
+    expect(bad.status).toBe(500);
+    expect(backend.seen).toHaveLength(1);
+  });
+});
