@@ -7,7 +7,7 @@ import type { SnapshotResource } from './snapshot.js';
 export interface ClustersControl {
   list(): ClustersList;
   clients(): CdsClientView[];
-  /** Snapshot and client changes until `signal` aborts; bursts (a thousand ACKs) fold into one. */
+  /** A first tick, then snapshot and client changes until `signal` aborts; bursts (a thousand ACKs) fold into one. */
   changes(signal: AbortSignal | undefined): AsyncGenerator<ClustersChange>;
 }
 
@@ -48,7 +48,8 @@ function clusterView(r: SnapshotResource): ClusterView {
 }
 
 async function* changeStream(catalog: ClusterCatalog, registry: ClientRegistry, signal: AbortSignal | undefined): AsyncGenerator<ClustersChange> {
-  let pending: ClustersChange['kind'] | null = null;
+  // The first tick is immediate: a subscriber knows it is live and reads the lists once.
+  let pending: ClustersChange['kind'] | null = 'snapshot';
   let wake: (() => void) | null = null;
   const mark = (kind: ClustersChange['kind']): void => {
     pending = pending === 'snapshot' ? 'snapshot' : kind;
