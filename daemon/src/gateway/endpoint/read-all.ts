@@ -15,3 +15,9 @@ export async function readAll(body: Readable, signal: AbortSignal): Promise<Buff
   }
   return Buffer.concat(chunks);
 }
+
+/** Drops a body nobody will read; the abort error it may emit is expected, not a failure. */
+export function discardBody(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { HandlerBody } from '../config/model.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
+import { discardBody } from './read-all.js';
 import { responseFromBlock } from './response-block.js';
 import type { ModifiedResponse, ResponseContext } from './response-contexts.js';
 import { runUpstream, type UpstreamBlock, type UpstreamEnv, type UpstreamResult } from './upstream.js';
@@ -74,5 +75,5 @@ function mostDownstream(stages: readonly (readonly string[])[], failures: Readon
 }
 
 function discard(results: ReadonlyMap<string, UpstreamResult>): void {
-  for (const r of results.values()) if (r.body instanceof Readable) r.body.destroy();
+  for (const r of results.values()) if (r.body instanceof Readable) discardBody(r.body);
 }

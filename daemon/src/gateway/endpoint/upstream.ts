@@ -10,7 +10,7 @@ import { applyFormModifiers, applyQueryModifiers, hasFormModifiers, setParams } 
 import type { BodyPlan } from './body-plan.js';
 import { hasClientBody } from './client-body.js';
 import { endToEndHeaders } from './hop-headers.js';
-import { readAll } from './read-all.js';
+import { discardBody, readAll } from './read-all.js';
 import type { ResponseContext } from './response-contexts.js';
 import { upstreamUrl } from './upstream-url.js';
 
@@ -53,7 +53,7 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   const response = await ctx.backends.get(backend.name).send({ ...outgoing, signal: env.signal, requestId: ctx.request.id, handler: name });
   const expected = block.config.expectedStatus;
   if (expected !== null && !expected.includes(response.status)) {
-    response.body.destroy();
+    discardBody(response.body);
     throw new GatewayError('unexpected_status', `${block.kind} "${name}": backend "${backend.name}" answered ${response.status}, expected ${expected.join(', ')}`, { source: backend.name });
   }
   const streams = env.clientBlock === name && !env.plan.allResponseBodies && !env.plan.responseBodies.has(name) && !env.plan.backendResponseBodies.has(backend.name);
