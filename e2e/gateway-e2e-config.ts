@@ -1,0 +1,84 @@
+// A temporary copy of config/portico.hcl (with its www/) plus probe.hcl: a backend with a fast
+// health check on a loopback server the test controls, so it can be taken down.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from './harness.js';
+
+export const PROBE_SECRET = 'e2e-s3cret-basic';
+
+export interface GatewayConfigCopy {
+  dir: string;
+  main: string;
+  probe: string;
+  /** The daemon arguments: `-f main -f probe`. */
+  args: string[];
+  probeServer: Server;
+  probePort: number;
+  edit(change: (text: string) => string): void;
+  dispose(): Promise<void>;
+}
+
+export async function gatewayConfigCopy(): Promise<GatewayConfigCopy> {
+  const dir = mkdtempSync(join(tmpdir(), 'portico-e2e-config-'));
+  cpSync(join(REPO_ROOT, 'config', 'portico.hcl'), join(dir, 'portico.hcl'));
+  cpSync(join(REPO_ROOT, 'config', 'www'), join(dir, 'www'), { recursive: true });
+  const probeServer = createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((resolve) => probeServer.listen(0, '127.0.0.1', resolve));
+  const probePort = (probeServer.address() as AddressInfo).port;
+  const probe = join(dir, 'probe.hcl');
+  writeFileSync(
+    probe,
+    `server "portico" {
+  endpoint "/probe/**" {
+    proxy {
+      backend = "probe"
+    }
+  }
+}
+
+definitions {
+  backend "probe" {
+    origin     = "http://127.0.0.1:${probePort}"
+    basic_auth = "ops:${PROBE_SECRET}"
+    beta_health {
+      path              = "/health"
+      interval          = "300ms"
+      timeout           = "300ms"
+      failure_threshold = 2
+    }
+  }
+}
+`,
+  );
+  const main = join(dir, 'portico.hcl');
+  return {
+    dir,
+    main,
+    probe,
+    args: ['-f', main, '-f', probe],
+    probeServer,
+    probePort,
+    edit(change) {
+      writeFileSync(main, change(readFileSync(main, 'utf8')));
+    },
+    async dispose() {
+      probeServer.closeAllConnections();
+      await new Promise((resolve) => probeServer.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Adds `endpoint "<path>"` answering `body` to the portico server. */
+export function withEndpoint(text: string, path: string, body: string): string {
+  return text.replace('  api "services" {', `  endpoint "${path}" {\n    response {\n      body = "${body}"\n    }\n  }\n\n  api "services" {`);
+}
+
+/** Stops the probe backend's server: its health checks start failing. */
+export async function stopProbe(copy: GatewayConfigCopy): Promise<void> {
+  copy.probeServer.closeAllConnections();
+  await new Promise((resolve) => copy.probeServer.close(resolve));
+}
