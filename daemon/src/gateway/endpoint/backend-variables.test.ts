@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { send } from '../http/test-gateway.js';
+import { fixedHealth, startBackend, startEndpointGateway } from './test-support.js';
+
+describe('backend variables', () => {
+  it('backend_requests.<label>, backend_responses.<label> and backends.<label>.health', async () => {
+    const backend = await startBackend((req, res) => {
+      res.writeHead(202, { 'content-type': 'application/json', 'x-reply': 'r', 'set-cookie': 'c=v; HttpOnly' });
+      res.end(JSON.stringify({ got: req.body }));
+    });
+    const health = fixedHealth({
+      b: { state: 'degraded', healthy: true, error: 'status 500', lastCheckAt: null, failures: 1, latencyMs: null, since: new Date(0).toISOString(), checked: true },
+    });
+    const gw = await startEndpointGateway(
+      `
+server {
+  hosts = ["*:0"]
+  endpoint "/vars" {
+    request "r" {
+      backend = "b"
+      method = "POST"
+      json_body = { a = 1 }
+      headers = { cookie = "k=1", x-req = "q" }
+      query_params = { p = "v" }
+    }
+    response {
+      json_body = {
+        req = {
+          method = backend_requests.r.method
+          header = backend_requests.r.headers.x-req
+          cookie = backend_requests.r.cookies.k
+          query = backend_requests.r.query.p
+          body = backend_requests.r.json_body
+          path = backend_requests.r.path
+          port = backend_requests.r.port
+          id = backend_requests.r.id == request.id
+        }
+        res = {
+          status = backend_responses.r.status
+          header = backend_responses.r.headers.x-reply
+          cookie = backend_responses.r.cookies.c
+          json = backend_responses.r.json_body
+        }
+        health = backends.b.health
+        missing = backend_responses.nope
+      }
+    }
+  }
+}
+definitions {
+  backend "b" {
+    origin = "${backend.origin}"
+    path = "/x"
+  }
+}
+`,
+      { health },
+    );
+    const res = await send(gw.url('/'), '/vars');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text)).toEqual({
+      req: { method: 'POST', header: 'q', cookie: '1', query: ['v'], body: { a: 1 }, path: '/x', port: Number(new URL(backend.origin).port), id: true },
+      res: { status: 202, header: 'r', cookie: 'v', json: { got: '{"a":1}' } },
+      health: { state: 'degraded', healthy: true, error: 'status 500' },
+      missing: null,
+    });
+  });
+});
