@@ -4,7 +4,9 @@ import { startBackend, startEndpointGateway } from './test-support.js';
 
 describe('error_handler', () => {
   it('the most specific handler wins; the endpoint\\u2019s handlers win over the api\\u2019s; the api\\u2019s catch the rest', async () => {
-    const notify = await startBackend((_req, res) => res.end('noted'));
+    const notify = await startBackend((_req, res) => {
+      res.end('noted');
+    });
     const gw = await startEndpointGateway(`
 server {
   hosts = ["*:0"]
