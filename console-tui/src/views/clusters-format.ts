@@ -39,19 +39,19 @@ export interface AckState {
   tone: Tone;
 }
 
-/** What the client did with what it was sent: ACKed the current version, NACKed it, or nothing yet. */
+/** What the client did (`ACK 3f9a1c 4s`: version prefix and how long ago) with what it was sent: ACKed the current version, NACKed it, or nothing yet. */
 export function ackState(c: CdsClientView, currentVersion: string, nowMs: number): AckState {
   const nack = c.lastNack;
   const ack = c.lastAck;
-  if (nack && (!ack || nack.at >= ack.at)) return { text: `NACK ${short(nack.version)} ${ago(nack.at, nowMs)}`, tone: 'bad' };
-  if (ack) return { text: `ACK ${short(ack.version)} ${ago(ack.at, nowMs)}`, tone: ack.version === currentVersion ? 'good' : 'busy' };
+  if (nack && (!ack || nack.at >= ack.at)) return { text: `NACK ${short(nack.version, 6)} ${ago(nack.at, nowMs)}`, tone: 'bad' };
+  if (ack) return { text: `ACK ${short(ack.version, 6)} ${ago(ack.at, nowMs)}`, tone: ack.version === currentVersion ? 'good' : 'busy' };
   return { text: c.lastVersionSent ? 'awaiting ACK' : 'nothing sent', tone: 'idle' };
 }
 
-export function short(version: string | null): string {
-  return version ? version.slice(0, 8) : '-';
+export function short(version: string | null, length = 8): string {
+  return version ? version.slice(0, length) : '-';
 }
 
 function ago(iso: string, nowMs: number): string {
-  return `${formatDuration(secondsSince(iso, nowMs))} ago`;
+  return formatDuration(secondsSince(iso, nowMs));
 }

@@ -12,8 +12,8 @@ import type { ViewDefinition, ViewProps } from './view.js';
 const TYPE_WIDTH = 10;
 const HEALTH_WIDTH = 11;
 const KIND_WIDTH = 5;
-const SUBS_WIDTH = 12;
-const ACK_WIDTH = 24;
+const SUBS_WIDTH = 10;
+const ACK_WIDTH = 18;
 
 interface Data {
   list: ClustersList;
@@ -60,8 +60,8 @@ function ClustersView({ live, source, nowMs, width, height, visible, keyState }:
     keyState,
   );
 
-  // Title, error, cluster header, clients rule, clients header: 5 fixed lines.
-  const room = Math.max(2, height - 5);
+  // Title, error, cluster header, clients rule, clients header, last NACK: 6 fixed lines.
+  const room = Math.max(2, height - 6);
   const clientsHeight = Math.max(1, Math.min(Math.max(1, clients.length), Math.floor(room / 2)));
   const listHeight = Math.max(1, room - clientsHeight);
   const top = Math.max(0, Math.min(index - Math.floor(listHeight / 2), clusters.length - listHeight));
@@ -73,7 +73,8 @@ function ClustersView({ live, source, nowMs, width, height, visible, keyState }:
       ? 'loading…'
       : '';
   const nameWidth = Math.max(8, Math.min(Math.floor(width / 4), Math.max(0, ...clusters.map((c) => c.name.length))));
-  const nodeWidth = Math.max(8, width - KIND_WIDTH - SUBS_WIDTH - ACK_WIDTH - 12 - 10);
+  // The NACK's error detail takes what the columns leave, so node ids get at most 18 cells.
+  const nodeWidth = Math.max(8, Math.min(18, Math.max(0, ...clients.map((c) => (c.nodeId || '(no id)').length))));
 
   return (
     <Box flexDirection="column" width={width} height={height}>
@@ -111,8 +112,18 @@ function ClustersView({ live, source, nowMs, width, height, visible, keyState }:
         })}
         {data && clients.length === 0 ? <Line width={width} text=" No proxy is connected." dim /> : null}
       </Box>
+      <LastNack clients={clients} width={width} />
     </Box>
   );
+}
+
+/** The newest NACK in full: its error detail rarely fits in the table. */
+function LastNack({ clients, width }: { clients: readonly CdsClientView[]; width: number }): ReactNode {
+  const nacked = clients.filter((c) => c.lastNack && (!c.lastAck || c.lastNack.at >= c.lastAck.at));
+  const newest = nacked.sort((a, b) => (a.lastNack!.at < b.lastNack!.at ? 1 : -1))[0];
+  if (!newest?.lastNack) return <Line width={width} text="" />;
+  const n = newest.lastNack;
+  return <Text wrap="truncate-end"><Tinted tone="bad">{truncate(` NACK from ${newest.nodeId || '(no id)'} of ${short(n.version)} (code ${n.code}): ${n.message}`, width)}</Tinted></Text>;
 }
 
 export const clustersView: ViewDefinition = {
