@@ -1,0 +1,157 @@
+import { useEffect, useState } from 'react';
+import type { CdsClientView, ClustersList } from '@portico/daemon/control';
+import { ackLabel, endpointText, healthLabel, subscriptionText } from '../clusters/cluster-labels';
+import { useControlClient } from '../live/live-context';
+import { StateBadge } from '../ui/state-badge';
+import { TimeText } from '../ui/time-text';
+import type { ViewDefinition } from './view-definition';
+
+interface Data {
+  list: ClustersList;
+  clients: CdsClientView[];
+}
+
+function ClustersView() {
+  const client = useControlClient();
+  const [data, setData] = useState<Data | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tick, setTick] = useState(0);
+
+  useEffect(() => {
+    let cancelled = false;
+    Promise.all([client.clusters.list.query(), client.clusters.clients.query()]).then(
+      ([list, clients]) => !cancelled && (setData({ list, clients }), setError(null)),
+      (e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [client, tick]);
+
+  // Every snapshot or client change (coalesced by the daemon) re-reads both lists.
+  useEffect(() => {
+    const subscription = client.clusters.changes.subscribe(undefined, {
+      onStarted: () => setTick((n) => n + 1),
+      onData: () => setTick((n) => n + 1),
+      onError: (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+    });
+    return () => subscription.unsubscribe();
+  }, [client]);
+
+  if (!data) return <div className="stack">{error ? <p className="error">{error}</p> : <p className="muted">Loading…</p>}</div>;
+  const { list, clients } = data;
+  return (
+    <div className="stack">
+      <section className="card" aria-labelledby="clusters-heading">
+        <div className="card-heading">
+          <h2 id="clusters-heading">Clusters</h2>
+          <p className="muted summary">
+            version <code data-testid="cds-version">{list.version}</code> since <TimeText iso={list.updatedAt} /> · gRPC <code>{list.address ?? '–'}</code> · from {list.source} · live
+          </p>
+        </div>
+        {error && <p className="error">{error}</p>}
+        {list.clusters.length === 0 ? (
+          <p className="muted">No cluster: the configuration has no backend with an origin.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="table" data-testid="clusters">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Endpoint</th>
+                  <th scope="col">Health</th>
+                  <th scope="col">Options</th>
+                  <th scope="col">Version</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.clusters.map((c) => (
+                  <tr key={c.name} data-testid={`cluster-${c.name}`} data-health={c.healthStatus}>
+                    <th scope="row">
+                      {c.name}
+                      {c.anonymous && <span className="muted"> (inline)</span>}
+                    </th>
+                    <td>{c.type}</td>
+                    <td>
+                      <code>{endpointText(c)}</code>
+                    </td>
+                    <td>
+                      <StateBadge label={healthLabel(c.healthStatus)} />
+                      {!c.healthChecked && <span className="muted"> not checked</span>}
+                    </td>
+                    <td className="muted">{[c.tls && 'TLS', c.http2 && 'HTTP/2', `connect ${c.connectTimeoutMs} ms`, c.maxConnections > 0 && `max ${c.maxConnections} conns`].filter(Boolean).join(' · ')}</td>
+                    <td>
+                      <code>{c.version}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {list.skipped.length > 0 && <p className="muted">Not published (url per request, no fixed origin): {list.skipped.join(', ')}</p>}
+      </section>
+      <section className="card" aria-labelledby="cds-clients-heading">
+        <div className="card-heading">
+          <h2 id="cds-clients-heading">Connected clients</h2>
+          <p className="muted summary">{clients.length} open stream{clients.length === 1 ? '' : 's'}</p>
+        </div>
+        {clients.length === 0 ? (
+          <p className="muted">No proxy is connected.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="table" data-testid="cds-clients">
+              <thead>
+                <tr>
+                  <th scope="col">Node</th>
+                  <th scope="col">Stream</th>
+                  <th scope="col">Subscriptions</th>
+                  <th scope="col">Last sent</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Last ACK</th>
+                  <th scope="col">Last NACK</th>
+                  <th scope="col">Connected</th>
+                </tr>
+              </thead>
+              <tbody>
+                {clients.map((c) => (
+                  <tr key={c.streamId} data-testid={`cds-client-${c.nodeId || c.streamId}`}>
+                    <th scope="row">
+                      {c.nodeId || <span className="muted">(no id)</span>}
+                      {c.nodeCluster && <span className="muted"> · {c.nodeCluster}</span>}
+                    </th>
+                    <td>{c.kind === 'sotw' ? 'state of the world' : 'delta'}</td>
+                    <td>{subscriptionText(c)}</td>
+                    <td>
+                      <code>{c.lastVersionSent ?? '–'}</code>
+                      {c.lastNonce && <span className="muted"> nonce {c.lastNonce}</span>}
+                    </td>
+                    <td>
+                      <StateBadge label={ackLabel(c, list.version)} />
+                    </td>
+                    <td>{c.lastAck ? <><code>{c.lastAck.version}</code> <TimeText iso={c.lastAck.at} /></> : '–'}</td>
+                    <td className={c.lastNack ? 'error' : undefined}>
+                      {c.lastNack ? (
+                        <>
+                          <code>{c.lastNack.version}</code> <TimeText iso={c.lastNack.at} /> code {c.lastNack.code}: {c.lastNack.message}
+                        </>
+                      ) : (
+                        '–'
+                      )}
+                    </td>
+                    <td>
+                      <TimeText iso={c.connectedAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export const view: ViewDefinition = { path: '/clusters', title: 'Clusters', order: 30, Component: ClustersView };
