@@ -12,6 +12,13 @@ import { SotwStream } from './sotw-stream.js';
 type Stream = SotwStream | DeltaStream;
 
 /**
+ * Bytes handed to grpc-js but not yet flushed, across all streams, beyond which snapshot pushes
+ * wait: a full SotW response of 10,000 clusters is ~3 MB, so pushing it to 1,000 streams at once
+ * would queue 3 GB. Streams waiting their turn get the then-current snapshot (newer wins).
+ */
+const PUSH_BUDGET_BYTES = 64 * 1024 * 1024;
+
+/**
  * The ClusterDiscoveryService over grpc-js. Requests are decoded with our protos; responses
  * are written as bytes already encoded from the snapshot (see wire.ts), so the service
  * definition's response serializer is the identity.
@@ -22,6 +29,9 @@ export class CdsGrpcServer {
   /** Open streams and how to end each (on stop). */
   readonly #streams = new Map<Stream, () => void>();
   #offSnapshot: (() => void) | null = null;
+  /** Streams owed the current snapshot, served as the in-flight budget allows. */
+  readonly #owed = new Set<Stream>();
+  #inFlight = 0;
 
   constructor(
     private readonly catalog: ClusterCatalog,
@@ -50,8 +60,9 @@ export class CdsGrpcServer {
       });
     });
     this.#server = server;
-    this.#offSnapshot = this.catalog.onChange((snapshot) => {
-      for (const stream of this.#streams.keys()) stream.onSnapshot(snapshot);
+    this.#offSnapshot = this.catalog.onChange(() => {
+      for (const stream of this.#streams.keys()) this.#owed.add(stream);
+      this.#pump();
     });
   }
 
@@ -76,16 +87,43 @@ export class CdsGrpcServer {
     this.#streams.clear();
   }
 
+  /** Bytes written to streams and not yet flushed (for the benchmark and status). */
+  get inFlightBytes(): number {
+    return this.#inFlight;
+  }
+
+  #pump(): void {
+    for (const stream of this.#owed) {
+      if (this.#inFlight >= PUSH_BUDGET_BYTES) return;
+      this.#owed.delete(stream);
+      stream.onSnapshot(this.catalog.current);
+    }
+  }
+
   #stream(call: grpc.ServerDuplexStream<DiscoveryRequestMessage, Buffer> | grpc.ServerDuplexStream<DeltaDiscoveryRequestMessage, Buffer>, kind: 'sotw' | 'delta'): void {
     const record = this.registry.open(kind, call.getPeer());
-    const sink = (bytes: Buffer): boolean => call.write(bytes);
-    const stream: Stream = kind === 'sotw' ? new SotwStream(this.catalog, this.registry, record, sink) : new DeltaStream(this.catalog, this.registry, record, sink);
     let closed = false;
+    let unflushed = 0; // this stream's share of the budget, given back on close if grpc never calls back
+    const sink = (bytes: Buffer): boolean => {
+      this.#inFlight += bytes.length;
+      unflushed += bytes.length;
+      return call.write(bytes, () => {
+        if (closed) return;
+        this.#inFlight -= bytes.length;
+        unflushed -= bytes.length;
+        if (this.#owed.size > 0) this.#pump();
+      });
+    };
+    const stream: Stream = kind === 'sotw' ? new SotwStream(this.catalog, this.registry, record, sink) : new DeltaStream(this.catalog, this.registry, record, sink);
     const close = (): void => {
       if (closed) return;
       closed = true;
       this.#streams.delete(stream);
+      this.#owed.delete(stream);
+      this.#inFlight -= unflushed;
+      unflushed = 0;
       this.registry.close(record);
+      if (this.#owed.size > 0) this.#pump();
     };
     this.#streams.set(stream, () => {
       close();
