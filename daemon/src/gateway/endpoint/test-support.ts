@@ -1,17 +1,15 @@
 /**
  * Test support for endpoint execution: real backends (node:http on loopback), the real HTTP
  * front (GatewayServer) with the real EndpointHandler, configurations from temporary HCL
- * files. The BackendSet is a minimal undici forwarder — the seam until engineer B's
- * `createBackendSet` is committed; swap it in `backendSet` below.
+ * files, and the real BackendSet (undici) with a health monitor whose snapshot the test sets.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request as undiciRequest } from 'undici';
 import { afterEach } from 'vitest';
 import type { GatewayConfig } from '../config/model.js';
 import { loadOk } from '../config/test-helpers.js';
-import type { BackendHealth, BackendSet, GatewayLogRecord, HealthMonitor } from '../contracts.js';
-import { GatewayError } from '../errors/error-types.js';
+import { createBackendSet } from '../backend/index.js';
+import type { BackendHealth, GatewayLogRecord, HealthMonitor } from '../contracts.js';
 import { GatewayServer } from '../http/gateway-server.js';
 import { createEndpointHandler } from './endpoint-handler.js';
 
@@ -56,7 +54,7 @@ export function echo(req: SeenRequest, res: ServerResponse): void {
   res.end(body);
 }
 
-/** A health monitor whose snapshot the test sets (the daemon's real one is engineer B's). */
+/** A health monitor whose snapshot the test sets (the real one runs checks on a schedule; these tests need a given state). */
 export function fixedHealth(states: Record<string, BackendHealth> = {}): HealthMonitor {
   return {
     track: () => undefined,
@@ -65,31 +63,6 @@ export function fixedHealth(states: Record<string, BackendHealth> = {}): HealthM
     onCheck: () => () => undefined,
     onChange: () => () => undefined,
     timeline: () => [],
-  };
-}
-
-/** Forwards each BackendRequest with undici as it is (the seam for B's BackendSet). */
-export function backendSet(config: GatewayConfig, health: HealthMonitor): BackendSet {
-  return {
-    health,
-    get(name) {
-      const backend = config.backends[name];
-      if (!backend) throw new GatewayError('configuration', `no backend ${name}`);
-      return {
-        config: backend,
-        async send(req) {
-          try {
-            const res = await undiciRequest(req.url, { method: req.method as 'GET', headers: req.headers as Record<string, string | string[]>, body: req.body, signal: req.signal });
-            const headers: Record<string, string | string[]> = {};
-            for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = k === 'set-cookie' ? [v].flat() : v;
-            return { status: res.statusCode, headers, body: res.body };
-          } catch (error) {
-            throw new GatewayError('backend', `${req.url.origin}: ${error instanceof Error ? error.message : String(error)}`, { cause: error, source: name });
-          }
-        },
-      };
-    },
-    close: async () => undefined,
   };
 }
 
@@ -105,10 +78,11 @@ export async function startEndpointGateway(hcl: string, options: { env?: Record<
   const config = await loadOk({ 'portico.hcl': hcl }, options.env ?? {});
   const records: GatewayLogRecord[] = [];
   const warnings: string[] = [];
+  const sink = { write: (r: GatewayLogRecord) => records.push(r) };
   const server = new GatewayServer({
     endpointHandler: createEndpointHandler({ logger: { warn: (m) => warnings.push(m) } }),
-    createBackends: (cfg) => backendSet(cfg, options.health ?? fixedHealth()),
-    logSink: { write: (r) => records.push(r) },
+    createBackends: (cfg) => createBackendSet(cfg, { health: options.health ?? fixedHealth(), logSink: sink, env: {} }),
+    logSink: sink,
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
     shutdownDelayMs: 0,
     shutdownTimeoutMs: 1000,

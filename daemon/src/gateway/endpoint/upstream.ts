@@ -2,9 +2,9 @@ import type { Readable } from 'node:stream';
 import type { BackendConfig, HandlerBody, ModifierMap, ProxyConfig, RequestConfig } from '../config/model.js';
 import type { BackendRequest, BackendResponse, EndpointContext } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
-import { evalDyn, evalOptional } from '../eval/eval-dyn.js';
+import { evalCustomLogFields, evalDyn, evalOptional } from '../eval/eval-dyn.js';
 import { FORM_MEDIA_TYPE, mediaType } from '../eval/http-variables.js';
-import type { BackendRequestFacts, EvalScope, RequestScope } from '../eval/request-scope.js';
+import type { BackendRequestFacts, BackendResponseFacts, EvalScope, RequestScope } from '../eval/request-scope.js';
 import { applyRequestHeaderModifiers, setHeaders, type HeaderRecord } from '../modifiers/header-modifiers.js';
 import { applyFormModifiers, applyQueryModifiers, hasFormModifiers, setParams } from '../modifiers/params-modifiers.js';
 import type { BodyPlan } from './body-plan.js';
@@ -50,7 +50,11 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   finishBackendRequest(outgoing, backend, backendScope, ctx);
   scope.recordBackendRequest(name, facts);
 
-  const response = await ctx.backends.get(backend.name).send({ ...outgoing, signal: env.signal, requestId: ctx.request.id, handler: name });
+  let resFacts: BackendResponseFacts | null = null;
+  // Read when the backend log line is written, so the fields may use backend_response.
+  const customLogFields = (): Record<string, unknown> | null =>
+    backend.customLogFields.length === 0 ? null : evalCustomLogFields(backend.customLogFields, scope.forBackend(facts, resFacts), (e) => (ctx.log.warnings = [...(ctx.log.warnings ?? []), `custom_log_fields of backend "${backend.name}": ${e.detail}`]));
+  const response = await ctx.backends.get(backend.name).send({ ...outgoing, signal: env.signal, requestId: ctx.request.id, handler: name, customLogFields });
   const expected = block.config.expectedStatus;
   if (expected !== null && !expected.includes(response.status)) {
     discardBody(response.body);
@@ -59,7 +63,7 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   const streams = env.clientBlock === name && !env.plan.allResponseBodies && !env.plan.responseBodies.has(name) && !env.plan.backendResponseBodies.has(backend.name);
   const body = streams ? response.body : await readAll(response.body, env.signal);
   const headers = endToEndHeaders(response.headers);
-  const resFacts = { status: response.status, headers, body: Buffer.isBuffer(body) ? body : null };
+  resFacts = { status: response.status, headers, body: Buffer.isBuffer(body) ? body : null };
   const contexts: ResponseContext[] = [
     ...(block.kind === 'proxy' ? [{ modifiers: block.config.modifiers, scope, status: false }] : []),
     { modifiers: backend.modifiers, scope: scope.forBackend(facts, resFacts), status: true },
