@@ -1,0 +1,114 @@
+// Cluster discovery fan-out: BENCH_CLUSTERS backends (default 10,000) in a generated gateway
+// config, BENCH_STREAMS concurrent streams (default 1,000), once state-of-the-world (wildcard)
+// and once delta. For each: one backend changes in the config file; we time from the file write
+// to the last stream receiving the new version (load + snapshot + fan-out), the same for the
+// push alone, bytes sent per change, and the CDS process's memory.
+//
+// The CDS runs in this process exactly as in `--mode cds` (FileClusterSource watching the file,
+// ClusterCatalog, CdsGrpcServer on loopback), from daemon/dist (run `npm run build` first).
+// The clients run in a child process (clients.mjs) so they do not share this event loop; they
+// decode only version and nonce of each response and ACK it, as a proxy would.
+//   BENCH_CLUSTERS=10000 BENCH_STREAMS=1000 npm run bench:cds
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const CLUSTERS = Number(process.env.BENCH_CLUSTERS ?? 10_000);
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 1_000);
+const dist = new URL('../../../daemon/dist/', import.meta.url);
+const { ClusterCatalog } = await import(new URL('cds/catalog.js', dist).href);
+const { ClientRegistry } = await import(new URL('cds/client-registry.js', dist).href);
+const { FileClusterSource } = await import(new URL('cds/cluster-source.js', dist).href);
+const { CdsGrpcServer } = await import(new URL('cds/grpc-server.js', dist).href);
+const { loadCdsTypes } = await import(new URL('cds/proto-root.js', dist).href);
+const { Logger } = await import(new URL('core/logger.js', dist).href);
+
+const now = () => performance.timeOrigin + performance.now();
+const mb = (n) => (n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`);
+
+function config(changedTimeout) {
+  const lines = ['definitions {'];
+  for (let i = 0; i < CLUSTERS; i += 1) {
+    const origin = i % 2 === 0 ? `http://10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}:8080` : `https://svc-${i}.internal`;
+    const timeout = i === Math.floor(CLUSTERS / 2) ? changedTimeout : '5s';
+    lines.push(`  backend "svc_${i}" {`, `    origin = "${origin}"`, `    connect_timeout = "${timeout}"`);
+    if (i % 10 === 0) lines.push('    max_connections = 100', '    beta_health {', '      path = "/healthz"', '    }');
+    lines.push('  }');
+  }
+  lines.push('}', 'server {', '  endpoint "/" {', '    response {', '      body = "ok"', '    }', '  }', '}');
+  return `${lines.join('\n')}\n`;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'portico-bench-cds-'));
+const file = join(dir, 'portico.hcl');
+writeFileSync(file, config('5s'));
+const catalog = new ClusterCatalog(loadCdsTypes());
+const registry = new ClientRegistry();
+const server = new CdsGrpcServer(catalog, registry, new Logger({ level: 'error' }));
+let loadedAt = 0;
+const source = new FileClusterSource([file], {}, catalog, { loaded: () => (loadedAt = now()), failed: (m) => console.error(`bench: config failed: ${m}`) });
+const t0 = now();
+await source.start();
+console.log(`CDS: ${catalog.current.resources.length} clusters loaded in ${(now() - t0).toFixed(0)} ms; full SotW response ${mb(catalog.wildcardBody().length)}`);
+await server.start({ host: '127.0.0.1', port: 0 });
+let published = 0;
+catalog.onChange(() => (published = now()));
+
+const results = [];
+let timeoutValue = 5;
+for (const kind of ['sotw', 'delta']) {
+  const child = fork(new URL('clients.mjs', import.meta.url), [], { stdio: 'inherit', execArgv: ['--max-old-space-size=4096'] });
+  const ask = (message) =>
+    new Promise((resolve) => {
+      child.once('message', resolve);
+      child.send(message);
+    });
+  const setupStart = now();
+  const ready = await ask({ type: 'open', kind, streams: STREAMS, address: `127.0.0.1:${server.port}`, version: catalog.current.version });
+  await waitFor(() => registry.list().filter((c) => c.lastAck).length === STREAMS);
+  const memBefore = process.memoryUsage();
+  console.log(`${kind}: ${STREAMS} streams connected and ACKed the initial state in ${((now() - setupStart) / 1000).toFixed(1)} s (${mb(ready.bytes)} received)`);
+
+  timeoutValue += 1;
+  const old = catalog.current.version;
+  const pending = ask({ type: 'await', notVersion: old });
+  const written = now();
+  writeFileSync(file, config(`${timeoutValue}s`));
+  const done = await pending;
+  const memAfter = process.memoryUsage();
+  results.push({
+    kind,
+    writeToLast: done.lastAt - written,
+    pushToLast: done.lastAt - published,
+    loadToPublish: published - written,
+    bytesPerChange: done.bytes,
+    perStream: done.bytes / STREAMS,
+    rss: memAfter.rss,
+    heap: memAfter.heapUsed,
+    rssIdle: memBefore.rss,
+    maxRss: process.resourceUsage().maxRSS * 1024,
+  });
+  await ask({ type: 'close' });
+  child.kill();
+  await waitFor(() => registry.size === 0);
+}
+
+console.log(`\nCDS fan-out: ${CLUSTERS} clusters, ${STREAMS} concurrent streams, one backend changed per run`);
+console.log('kind   file write→last stream  publish→last stream  bytes per change  per stream   CDS RSS (idle/after/peak)  heap');
+for (const r of results) {
+  console.log(
+    `${r.kind.padEnd(6)} ${`${r.writeToLast.toFixed(0)} ms`.padStart(22)}  ${`${r.pushToLast.toFixed(0)} ms`.padStart(19)}  ${mb(r.bytesPerChange).padStart(16)}  ${`${(r.perStream / 1024).toFixed(1)} KiB`.padStart(10)}   ${`${mb(r.rssIdle)} / ${mb(r.rss)} / ${mb(r.maxRss)}`.padStart(25)}  ${mb(r.heap)}`,
+  );
+}
+const [sotw, delta] = results;
+if (sotw && delta) console.log(`delta sends ${(sotw.bytesPerChange / Math.max(1, delta.bytesPerChange)).toFixed(0)}x fewer bytes per change than SotW; config load + snapshot took ${delta.loadToPublish.toFixed(0)} ms of the delta run`);
+await server.stop();
+await source.stop();
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);
+
+async function waitFor(predicate) {
+  while (!predicate()) await new Promise((r) => setTimeout(r, 20));
+}
