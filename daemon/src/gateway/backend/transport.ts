@@ -3,6 +3,7 @@
  * with `origin`), its TLS settings, timeouts and connection limits, and the forward proxy
  * from the backend's `proxy` or from the environment.
  */
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
@@ -93,7 +94,11 @@ export class CaCache {
         throw new GatewayError('configuration', `backend "${backend}": cannot read ca_file ${file}: ${(error as Error).message}; fix the path or the file's permissions and reload`, { cause: error, source: backend });
       }
       try {
-        context = createSecureContext({ ca: [...rootCertificates, pem] });
+        // createSecureContext skips what it cannot parse; a CA file that adds nothing is a mistake to report.
+        const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+        if (blocks.length === 0) throw new Error('no "BEGIN CERTIFICATE" block');
+        for (const block of blocks) new X509Certificate(block);
+        context = createSecureContext({ ca: [...rootCertificates, ...blocks] });
       } catch (error) {
         throw new GatewayError('configuration', `backend "${backend}": ca_file ${file} is not a PEM certificate: ${(error as Error).message}`, { cause: error, source: backend });
       }
