@@ -1,0 +1,73 @@
+import type { Area, DaemonContext } from '../core/area.js';
+import type { Component } from '../core/component.js';
+import { VERSION } from '../core/version.js';
+import { createBackendSet } from './backend/index.js';
+import type { ReloadTarget } from './contracts.js';
+import { createGatewayControl } from './control/gateway-control.js';
+import { createEndpointHandler } from './endpoint/index.js';
+import { createHealthMonitor } from './health/index.js';
+import { GatewayServer } from './http/gateway-server.js';
+import { createGatewayLogSink } from './logs/log-sink.js';
+
+/**
+ * The HTTP gateway: the configuration files (hot reloaded), the HTTP front serving them,
+ * the backends with their health checks, and the `config` / `backends` control services.
+ * Without a configuration file the gateway stays off and says how to turn it on.
+ */
+export const gatewayArea: Area = {
+  name: 'gateway',
+  modes: ['all', 'gateway'],
+  install(ctx: DaemonContext): void {
+    const logger = ctx.logger.child({ component: 'gateway' });
+    if (ctx.configFiles.length === 0) {
+      logger.warn('gateway off: no configuration file; pass -f FILE or -d DIR, set PORTICO_CONFIG, or run from a checkout that has config/portico.hcl');
+      return;
+    }
+    // One sink for access and backend lines; each applied configuration sets its format and level.
+    const logSink = createGatewayLogSink();
+    const health = createHealthMonitor({ logSink, logger, userAgent: `Portico/${VERSION} health-check` });
+    const server = new GatewayServer({
+      endpointHandler: createEndpointHandler({ logger }),
+      createBackends: (config) => createBackendSet(config, { health, logSink, env: ctx.env }),
+      logSink,
+      logger,
+      shutdownDelayMs: ctx.settings.shutdownDelayMs,
+      shutdownTimeoutMs: ctx.settings.shutdownTimeoutMs,
+    });
+    const target: ReloadTarget = {
+      async apply(config) {
+        await server.apply(config);
+        health.track(config);
+      },
+    };
+    const gateway = createGatewayControl({ files: ctx.configFiles, env: ctx.env, target, health, events: ctx.events, logger });
+    const onHangup = (): void => {
+      logger.info('SIGHUP: reloading the gateway configuration');
+      gateway.manager.onSignal();
+    };
+
+    const component: Component = {
+      name: 'gateway',
+      async start() {
+        await gateway.manager.start();
+        process.on('SIGHUP', onHangup);
+      },
+      drain() {
+        // Health turns 500 now; requests are still served until the shutdown delay ends.
+        void server.stop();
+      },
+      async stop() {
+        process.off('SIGHUP', onHangup);
+        await gateway.manager.stop();
+        await server.stop();
+        await health.stop();
+        gateway.close();
+      },
+      describe: () => `${server.addresses().map((a) => `http://${a}`).join(', ')} from ${ctx.configFiles.join(', ')}`,
+    };
+    ctx.host.register(component);
+    ctx.gateway = gateway.state;
+    ctx.control.config = gateway.config;
+    ctx.control.backends = gateway.backends;
+  },
+};
