@@ -17,9 +17,25 @@ server "portico" {
     document_root = "www"
   }
 
-  api "services" {
+  // The gateway's own view of its backends, built from expressions.
+  endpoint "/status" {
+    allowed_methods = ["GET", "HEAD"]
+    response {
+      json_body = {
+        gateway    = gateway.version
+        request_id = request.id
+        backends = {
+          services = backends.services.health
+        }
+      }
+    }
+  }
+
+  api "resources" {
+    base_path = "/v2"
+
     // GET /v2/resources/infosessions.json?key=... (also .xml, and JSONP with callback=)
-    endpoint "/v2/resources/**" {
+    endpoint "/resources/**" {
       allowed_methods = ["GET", "HEAD"]
       proxy {
         backend = "services"
@@ -27,31 +43,20 @@ server "portico" {
     }
 
     // The discovery service's HTTP form: POST a DiscoveryRequest as JSON.
-    endpoint "/v2/discovery:clusters" {
+    endpoint "/discovery:clusters" {
       proxy {
         backend = "services"
       }
     }
+  }
 
-    // Datasets, uploads and ingest jobs (X-Tenant-Id and X-Workspace-Id required).
-    endpoint "/api/v1/**" {
-      request_body_limit = "256MiB"
+  // Datasets, uploads and ingest jobs (X-Tenant-Id and X-Workspace-Id required).
+  api "ingest" {
+    base_path = "/api/v1"
+
+    endpoint "/**" {
       proxy {
         backend = "services"
-      }
-    }
-
-    // The gateway's own view of its backends, built from expressions.
-    endpoint "/status" {
-      allowed_methods = ["GET", "HEAD"]
-      response {
-        json_body = {
-          gateway    = gateway.version
-          request_id = request.id
-          backends = {
-            services = backends.services.health
-          }
-        }
       }
     }
   }
