@@ -90,15 +90,20 @@ export function createHealthMonitor({ logSink, logger, events, userAgent = `Port
     if (entry.stopped || !entry.transport || !config.health || !config.origin) return;
     const abort = new AbortController();
     entry.inFlight = abort;
-    const result = await runHealthCheck({ backend: config, health: config.health, origin: config.origin, transport: entry.transport, userAgent }, abort.signal);
-    entry.inFlight = null;
-    if (entry.stopped) return;
-    const next = afterCheck(entry.health, { error: result.error, at: new Date(), latencyMs: result.latencyMs }, config.health.failureThreshold);
-    if (result.record && logSink) logSink.write(checkRecord(result.record, result.error, next.state !== entry.health.state));
-    setHealth(entry, next);
-    notify(checkListeners, entry.name, next);
-    // The peer waits `interval` after each check; checks never overlap (timeout ≤ interval).
-    schedule(entry, config.health.interval);
+    try {
+      const result = await runHealthCheck({ backend: config, health: config.health, origin: config.origin, transport: entry.transport, userAgent }, abort.signal);
+      if (entry.stopped) return;
+      const next = afterCheck(entry.health, { error: result.error, at: new Date(), latencyMs: result.latencyMs }, config.health.failureThreshold);
+      if (result.record && logSink) logSink.write(checkRecord(result.record, result.error, next.state !== entry.health.state));
+      setHealth(entry, next);
+      notify(checkListeners, entry.name, next);
+    } catch (error) {
+      logger.error(`backend "${entry.name}": health check failed to run`, { error });
+    } finally {
+      entry.inFlight = null;
+      // The peer waits `interval` after each check; checks never overlap (timeout ≤ interval).
+      schedule(entry, config.health.interval);
+    }
   }
 
   function stopEntry(entry: Entry): void {
