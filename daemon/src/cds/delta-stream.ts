@@ -32,6 +32,8 @@ export class DeltaStream {
     private readonly registry: ClientRegistry,
     readonly record: ClientRecord,
     private readonly sink: ResponseSink,
+    /** False when the server's send budget is spent; the stream is then owed a push (onSnapshot later). */
+    private readonly gate: () => boolean = () => true,
   ) {}
 
   handle(request: DeltaDiscoveryRequestMessage): void {
@@ -88,6 +90,7 @@ export class DeltaStream {
   }
 
   #push(snapshot: ClusterSnapshot): void {
+    if (!this.gate()) return; // owed: the diff is computed when its turn comes
     const changed: SnapshotResource[] = [];
     const removed: string[] = [];
     for (const name of this.#interest(snapshot)) {

@@ -12,7 +12,7 @@ import { SotwStream } from './sotw-stream.js';
 type Stream = SotwStream | DeltaStream;
 
 /**
- * Bytes handed to grpc-js but not yet flushed, across all streams, beyond which snapshot pushes
+ * Bytes handed to grpc-js but not yet flushed, across all streams, beyond which responses
  * wait: a full SotW response of 10,000 clusters is ~3 MB, so pushing it to 1,000 streams at once
  * would queue 3 GB. Streams waiting their turn get the then-current snapshot (newer wins).
  */
@@ -114,7 +114,12 @@ export class CdsGrpcServer {
         if (this.#owed.size > 0) this.#pump();
       });
     };
-    const stream: Stream = kind === 'sotw' ? new SotwStream(this.catalog, this.registry, record, sink) : new DeltaStream(this.catalog, this.registry, record, sink);
+    const gate = (): boolean => {
+      if (this.#inFlight < PUSH_BUDGET_BYTES) return true;
+      this.#owed.add(stream);
+      return false;
+    };
+    const stream: Stream = kind === 'sotw' ? new SotwStream(this.catalog, this.registry, record, sink, gate) : new DeltaStream(this.catalog, this.registry, record, sink, gate);
     const close = (): void => {
       if (closed) return;
       closed = true;

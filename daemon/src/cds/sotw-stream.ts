@@ -40,6 +40,8 @@ export class SotwStream {
     private readonly registry: ClientRegistry,
     readonly record: ClientRecord,
     private readonly sink: ResponseSink,
+    /** False when the server's send budget is spent; the stream is then owed a push (onSnapshot later). */
+    private readonly gate: () => boolean = () => true,
   ) {}
 
   handle(request: DiscoveryRequestMessage): void {
@@ -115,6 +117,7 @@ export class SotwStream {
 
   #respond(snapshot: ClusterSnapshot): void {
     if (snapshot.version === this.#nackedVersion) return;
+    if (!this.gate()) return; // owed: onSnapshot sends the then-current state, as the held key differs
     const nonce = nextNonce();
     const body = this.#wildcard ? this.catalog.wildcardBody() : encodeSotwBody(snapshot.version, this.#subset(snapshot));
     this.#lastNonce = nonce;
