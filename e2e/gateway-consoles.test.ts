@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from './browser.js';
-import { gatewayConfigCopy, PROBE_SECRET, stopProbe, withEndpoint, type GatewayConfigCopy } from './gateway-e2e-config.js';
+import { changed, gatewayConfigCopy, PROBE_SECRET, stopProbe, withEndpoint, type GatewayConfigCopy } from './gateway-e2e-config.js';
 import { PORTICO_BIN, REPO_ROOT, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
 
 const WAIT_MS = 15_000;
@@ -53,12 +53,12 @@ describe('web dashboard', () => {
     copy.edit((t) => withEndpoint(t, '/hello', 'hi'));
     await expect.poll(() => page.getByTestId('last-reload').textContent(), { timeout: WAIT_MS }).toMatch(/applied\s*file at .*: \+1 endpoint \(\/hello\)/);
 
-    copy.edit((t) => t.replace('body = "hi"', 'body = "hi"\n      bogus = 1'));
+    copy.edit((t) => changed(t, t.replace('body = "hi"', 'body = "hi"\n      bogus = 1')));
     await expect.poll(() => page.getByTestId('last-reload').textContent(), { timeout: WAIT_MS }).toMatch(/rejected\s*file at .*the previous configuration keeps serving.*portico\.hcl:\d+:\d+ Unsupported argument;/s);
 
     await page.getByRole('button', { name: 'Reload' }).click();
     await expect.poll(() => page.getByTestId('reload-result').textContent(), { timeout: WAIT_MS }).toMatch(/^Reload rejected in \d+ ms: 1 problem: portico\.hcl:\d+:\d+ Unsupported argument/);
-    expect(await page.getByTestId('reload-history').locator('tbody tr').count()).toBeGreaterThanOrEqual(4);
+    await expect.poll(() => page.getByTestId('reload-history').locator('tbody tr').count(), { timeout: WAIT_MS }).toBe(4);
   });
 
   it('shows the backends and turns the probe red live when its server goes down', async (ctx) => {
@@ -108,7 +108,7 @@ describe('terminal console', () => {
 
     copy.edit((t) => withEndpoint(t, '/hello', 'hi'));
     await waitFor(/✓ applied \(file\) \d\d:\d\d:\d\d: \+1 endpoint \(\/hello\)/);
-    copy.edit((t) => t.replace('body = "hi"', 'body = "hi"\n      bogus = 1'));
+    copy.edit((t) => changed(t, t.replace('body = "hi"', 'body = "hi"\n      bogus = 1')));
     await waitFor(/✗ rejected \(file\)[\s\S]*portico\.hcl:\d+:\d+ Unsupported argument/);
     fits();
     tmux('send-keys', '-t', 'tui', 'r');

@@ -72,9 +72,15 @@ definitions {
   };
 }
 
-/** Adds `endpoint "<path>"` answering `body` to the portico server. */
+/** Adds `endpoint "<path>"` answering `body` at the top of the portico server. */
 export function withEndpoint(text: string, path: string, body: string): string {
-  return text.replace('  api "services" {', `  endpoint "${path}" {\n    response {\n      body = "${body}"\n    }\n  }\n\n  api "services" {`);
+  return changed(text, text.replace('server "portico" {\n', `server "portico" {\n  endpoint "${path}" {\n    response {\n      body = "${body}"\n    }\n  }\n\n`));
+}
+
+/** The edited text, or an error when the edit matched nothing (config/portico.hcl changed under the test). */
+export function changed(before: string, after: string): string {
+  if (after === before) throw new Error('the edit matched nothing in the configuration copy; update the e2e edit to the current config/portico.hcl');
+  return after;
 }
 
 /** Stops the probe backend's server: its health checks start failing. */

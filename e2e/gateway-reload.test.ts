@@ -1,7 +1,7 @@
 // Hot reload of the whole daemon: edit a temp copy of config/portico.hcl and see the gateway
 // serve the new configuration; a broken save keeps the old one; SIGHUP and `portico config reload`.
 import { afterEach, describe, expect, it } from 'vitest';
-import { gatewayConfigCopy, withEndpoint, type GatewayConfigCopy } from './gateway-e2e-config.js';
+import { changed, gatewayConfigCopy, withEndpoint, type GatewayConfigCopy } from './gateway-e2e-config.js';
 import { controlQuery, runPortico, startDaemon, type DaemonHandle } from './harness.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -44,14 +44,14 @@ describe('gateway hot reload', () => {
     await expect.poll(() => get(`${daemon.gatewayUrl}/hello`)).toEqual({ status: 200, text: 'hello v1' });
     expect(await lastReload(daemon)).toMatchObject({ trigger: 'file', result: 'applied', diff: { summary: '+1 endpoint (/hello)' } });
 
-    copy.edit((t) => t.replace('body = "hello v1"', 'body = "hello v2"\n      bogus = 1'));
+    copy.edit((t) => changed(t, t.replace('body = "hello v1"', 'body = "hello v2"\n      bogus = 1')));
     await expect.poll(async () => (await lastReload(daemon))?.result).toBe('rejected');
     const rejected = (await lastReload(daemon))!;
     expect(rejected.diagnostics[0]).toMatchObject({ file: copy.main, line: expect.any(Number), column: expect.any(Number) });
     expect(rejected.diagnostics[0]!.text).toMatch(new RegExp(`^${copy.main.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+,\\d+-\\d+: Unsupported argument;`));
     expect(await get(`${daemon.gatewayUrl}/hello`)).toEqual({ status: 200, text: 'hello v1' });
 
-    copy.edit((t) => t.replace('\n      bogus = 1', ''));
+    copy.edit((t) => changed(t, t.replace('\n      bogus = 1', '')));
     await expect.poll(() => get(`${daemon.gatewayUrl}/hello`)).toEqual({ status: 200, text: 'hello v2' });
   });
 
@@ -67,7 +67,7 @@ describe('gateway hot reload', () => {
     expect(ok.stdout).toMatch(/^applied in \d+ ms: unchanged\n$/);
 
     // A broken save and a reload asked for at once: whichever runs, the answer is a rejection.
-    copy.edit((t) => t.replace('health_path = "/healthz"', 'health_path = 42 +'));
+    copy.edit((t) => changed(t, t.replace('health_path = "/healthz"', 'health_path = 42 +')));
     await expect.poll(async () => (await lastReload(daemon))?.result).toBe('rejected');
     const bad = await runPortico(['config', 'reload', ...connection]);
     expect(bad.code).toBe(1);
@@ -79,7 +79,7 @@ describe('gateway hot reload', () => {
   it('refuses to start on a bad configuration and prints where the problem is', async () => {
     const copy = await gatewayConfigCopy();
     cleanups.push(() => copy.dispose());
-    copy.edit((t) => t.replace('backend = "services"', 'backend = "nope"'));
+    copy.edit((t) => changed(t, t.replace('backend = "services"', 'backend = "nope"')));
     const daemon = await startDaemon({ args: copy.args, noWait: true });
     cleanups.push(() => daemon.dispose());
     const code = await daemon.exited();
