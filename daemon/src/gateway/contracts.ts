@@ -72,7 +72,13 @@ export interface BackendRequest {
    * The backend's `custom_log_fields`, evaluated by the caller. Called once when the backend
    * log line is written (after the response ended or failed), so it may read the response.
    */
-  readonly customLogFields?: () => Readonly<Record<string, unknown>> | null;
+  readonly customLogFields?: (response: BackendResponseHead | null) => Readonly<Record<string, unknown>> | null;
+}
+
+/** Status and headers of a backend response, for what is evaluated after it (log fields). */
+export interface BackendResponseHead {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
 }
 
 export interface BackendTimings {

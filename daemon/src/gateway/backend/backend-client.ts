@@ -48,7 +48,7 @@ export function createBackendClient(config: BackendConfig, { transport, health, 
 function gatedRecord(backend: string, request: BackendRequest, error: GatewayError): GatewayLogRecord {
   let custom: Readonly<Record<string, unknown>> | null = null;
   try {
-    custom = request.customLogFields?.() ?? null;
+    custom = request.customLogFields?.(null) ?? null;
   } catch {
     custom = null;
   }

@@ -207,7 +207,7 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
     let custom: Readonly<Record<string, unknown>> | null = null;
     let customError: string | undefined;
     try {
-      custom = this.#request.customLogFields?.() ?? null;
+      custom = this.#request.customLogFields?.(this.#status === null ? null : { status: this.#status, headers: this.#responseHeaders ?? {} }) ?? null;
     } catch (failure) {
       customError = failure instanceof Error ? failure.message : String(failure);
     }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { BackendConfig, HandlerBody, ModifierMap, ProxyConfig, RequestConfig } from '../config/model.js';
-import type { BackendRequest, BackendResponse, EndpointContext } from '../contracts.js';
+import type { BackendRequest, BackendResponse, BackendResponseHead, EndpointContext } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { evalCustomLogFields, evalDyn, evalOptional } from '../eval/eval-dyn.js';
 import { FORM_MEDIA_TYPE, mediaType } from '../eval/http-variables.js';
@@ -51,9 +51,10 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   scope.recordBackendRequest(name, facts);
 
   let resFacts: BackendResponseFacts | null = null;
-  // Read when the backend log line is written, so the fields may use backend_response.
-  const customLogFields = (): Record<string, unknown> | null =>
-    backend.customLogFields.length === 0 ? null : evalCustomLogFields(backend.customLogFields, scope.forBackend(facts, resFacts), (e) => (ctx.log.warnings = [...(ctx.log.warnings ?? []), `custom_log_fields of backend "${backend.name}": ${e.detail}`]));
+  // Read when the backend log line is written, which may be before send() resolves for a small
+  // body: the response head comes with the call, the body only once this block has read it.
+  const customLogFields = (head: BackendResponseHead | null): Record<string, unknown> | null =>
+    backend.customLogFields.length === 0 ? null : evalCustomLogFields(backend.customLogFields, scope.forBackend(facts, resFacts ?? (head && { status: head.status, headers: endToEndHeaders(head.headers), body: null })), (e) => (ctx.log.warnings = [...(ctx.log.warnings ?? []), `custom_log_fields of backend "${backend.name}": ${e.detail}`]));
   const response = await ctx.backends.get(backend.name).send({ ...outgoing, signal: env.signal, requestId: ctx.request.id, handler: name, customLogFields });
   const expected = block.config.expectedStatus;
   if (expected !== null && !expected.includes(response.status)) {
