@@ -1,0 +1,57 @@
+/**
+ * The Prometheus text exposition format, version 0.0.4: `# HELP` / `# TYPE` lines, then one
+ * `name{label="value",...} value` line per sample. Written here because the format is small
+ * and a client library would be the daemon's only reason to carry one.
+ */
+
+export const EXPOSITION_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+export type MetricType = 'counter' | 'gauge' | 'histogram';
+
+export interface Sample {
+  /** The family name plus a suffix (`_bucket`, `_sum`, `_count`) for histograms. */
+  readonly name: string;
+  /** Label names and values in the order they are written. */
+  readonly labels: readonly (readonly [string, string])[];
+  readonly value: number;
+}
+
+export interface FamilySnapshot {
+  readonly name: string;
+  readonly help: string;
+  readonly type: MetricType;
+  readonly samples: readonly Sample[];
+}
+
+/** Label values escape backslash, double quote and line feed (the only escapes the format has). */
+export function escapeLabelValue(value: string): string {
+  return value.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
+}
+
+/** HELP text escapes backslash and line feed (a double quote stays as it is). */
+export function escapeHelp(text: string): string {
+  return text.replace(/[\\\n]/g, (c) => (c === '\n' ? '\\n' : '\\\\'));
+}
+
+/** Go's ParseFloat reads JS number text, except the infinities and NaN, which have their own spelling. */
+export function formatSampleValue(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return '+Inf';
+  if (value === -Infinity) return '-Inf';
+  return String(value);
+}
+
+function formatSample(sample: Sample): string {
+  const labels = sample.labels.map(([name, value]) => `${name}="${escapeLabelValue(value)}"`).join(',');
+  return `${sample.name}${labels ? `{${labels}}` : ''} ${formatSampleValue(sample.value)}`;
+}
+
+/** The whole payload: each family's HELP and TYPE, then its samples; ends with a line feed. */
+export function renderExposition(families: readonly FamilySnapshot[]): string {
+  const lines: string[] = [];
+  for (const family of families) {
+    lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
+    for (const sample of family.samples) lines.push(formatSample(sample));
+  }
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
