@@ -15,6 +15,8 @@ export interface DaemonContext {
   env: NodeJS.ProcessEnv;
   /** Configuration files in load order. */
   configFiles: string[];
+  /** The configuration sources as given (-f files, then -d directories), for watchers that must see new files. */
+  configPaths: string[];
   logger: Logger;
   events: EventBus;
   /** Register components here; they start after the store, in registration order. */

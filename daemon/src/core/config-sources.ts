@@ -4,6 +4,11 @@ import { join, resolve } from 'node:path';
 export interface ConfigSources {
   /** Every configuration file, in load order: -f files as given, then each -d dir's *.hcl by name. */
   files: string[];
+  /**
+   * The same sources as given: -f files, then -d directories (absolute). A reload reads a
+   * directory again, so a *.hcl file added to it later is picked up.
+   */
+  paths: string[];
 }
 
 export const DEFAULT_CONFIG_FILE = 'config/portico.hcl';
@@ -14,6 +19,7 @@ export const DEFAULT_CONFIG_FILE = 'config/portico.hcl';
  */
 export function resolveConfigSources(files: readonly string[], dirs: readonly string[], envConfig: string | undefined): ConfigSources {
   const chosen: string[] = [...files];
+  let dirFiles = 0;
   for (const dir of dirs) {
     let names: string[];
     try {
@@ -24,6 +30,7 @@ export function resolveConfigSources(files: readonly string[], dirs: readonly st
     }
     if (names.length === 0) throw new Error(`configuration directory ${dir} holds no *.hcl file`);
     chosen.push(...names.map((n) => join(dir, n)));
+    dirFiles += names.length;
   }
   if (chosen.length === 0) {
     if (envConfig) chosen.push(envConfig);
@@ -37,7 +44,8 @@ export function resolveConfigSources(files: readonly string[], dirs: readonly st
       throw new Error(`configuration file ${file}: ${reason(error)}`);
     }
   }
-  return { files: chosen.map((f) => resolve(f)) };
+  const explicitFiles = chosen.slice(0, chosen.length - dirFiles);
+  return { files: chosen.map((f) => resolve(f)), paths: [...explicitFiles, ...dirs].map((p) => resolve(p)) };
 }
 
 function exists(file: string): boolean {

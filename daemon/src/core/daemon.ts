@@ -95,6 +95,7 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
     settings,
     env: process.env,
     configFiles: config.files,
+    configPaths: config.paths,
     logger,
     events,
     host,

@@ -40,7 +40,7 @@ export const gatewayArea: Area = {
         health.track(config);
       },
     };
-    const gateway = createGatewayControl({ files: ctx.configFiles, env: ctx.env, target, health, events: ctx.events, logger });
+    const gateway = createGatewayControl({ files: ctx.configPaths, env: ctx.env, target, health, events: ctx.events, logger });
     const onHangup = (): void => {
       logger.info('SIGHUP: reloading the gateway configuration');
       gateway.manager.onSignal();
