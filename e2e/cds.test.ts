@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlQuery, REPO_ROOT, startDaemon, type DaemonHandle } from './harness.js';
 
@@ -45,15 +46,18 @@ const definition = protoLoader.loadSync('proxy/api/v2/cds.proto', {
   defaults: true,
   includeDirs: [join(REPO_ROOT, 'protos'), dirname(require.resolve('protobufjs/package.json'))],
 });
-const pkg = grpc.loadPackageDefinition(definition) as unknown as { proxy: { api: { v2: { ClusterDiscoveryService: grpc.ServiceClientConstructor; Cluster: { type: { decode?: unknown } } } } } };
-const root = protoLoader.loadSync; // (the Cluster bytes are checked by name below)
-void root;
+const pkg = grpc.loadPackageDefinition(definition) as unknown as { proxy: { api: { v2: { ClusterDiscoveryService: grpc.ServiceClientConstructor } } } };
 
+/** Cluster.name is field 1: read it from each Any's bytes with a bare protobuf reader. */
 function clusterNames(response: Response): string[] {
-  // Cluster.name is field 1 (a string): read it straight from each Any's bytes.
   return response.resources.map((r) => {
-    const len = r.value[1]!;
-    return r.value.subarray(2, 2 + len).toString('utf8');
+    const reader = protobuf.Reader.create(r.value);
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      if (tag >>> 3 === 1) return reader.string();
+      reader.skipType(tag & 7);
+    }
+    return '';
   });
 }
 
@@ -110,7 +114,7 @@ describe('cluster discovery in a running daemon', () => {
 
       // A broken save keeps the clusters; the error reaches the log with its position.
       writeFileSync(file, 'definitions {\n  backend "x" {\n');
-      await expect.poll(() => daemon.logs()).toMatch(/cluster discovery: configuration not loaded, still serving version [0-9a-f]{16}: .*portico\.hcl:\d+:\d+/);
+      await expect.poll(() => daemon.logs()).toMatch(/cluster discovery: configuration not loaded, still serving version [0-9a-f]{16}: .*portico\.hcl:\d+,\d+-\d+: Unclosed configuration block/);
       writeFileSync(file, backends(''));
       await expect.poll(() => responses.length).toBe(3);
       expect(clusterNames(responses[2]!).sort()).toEqual(['api', 'web']);
