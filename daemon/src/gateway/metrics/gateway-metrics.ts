@@ -17,8 +17,6 @@ const HEALTH_CHECK_HANDLER = 'health-check';
 export const NO_RESPONSE_CODE = 'none';
 
 export interface GatewayMetricsOptions {
-  /** Read at scrape time for `gateway_backend_up` and `gateway_backend_health_state`. */
-  readonly health?: HealthMonitor;
   /** The daemon version for `gateway_build_info`. */
   readonly version: string;
   /** Until the first configuration is applied (`beta_service_name`'s default). */
@@ -28,6 +26,11 @@ export interface GatewayMetricsOptions {
 export interface GatewayMetrics {
   /** Counts one log record (access and backend records; others are ignored). Never throws. */
   observe(record: GatewayLogRecord): void;
+  /**
+   * Reads this monitor at scrape time for `gateway_backend_up` and `gateway_backend_health_state`
+   * (set after creating it: the monitor logs its checks through the metrics sink).
+   */
+  trackHealth(monitor: HealthMonitor): void;
   /** Counts one reload by its outcome. */
   recordReload(result: ReloadResult): void;
   /** The `service_name` label of what is observed from now on. */
@@ -41,8 +44,9 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : va
 const msToSeconds = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value / 1000 : null);
 const totalMs = (record: GatewayLogRecord): unknown => (record['timings'] as { total?: unknown } | null | undefined)?.total;
 
-export function createGatewayMetrics({ health, version, serviceName: initialName = 'gateway' }: GatewayMetricsOptions): GatewayMetrics {
+export function createGatewayMetrics({ version, serviceName: initialName = 'gateway' }: GatewayMetricsOptions): GatewayMetrics {
   let serviceName = initialName;
+  let health: HealthMonitor | null = null;
   const route = ['service_name', 'server', 'api', 'endpoint'];
   const clientRequests = new Counter('gateway_client_requests_total', 'Client requests answered, by server, api, endpoint pattern, method and status code.', [...route, 'method', 'code']);
   const clientDuration = new Histogram('gateway_client_request_duration_seconds', 'Time from a client request\'s arrival to the end of its response, by server, api and endpoint pattern.', route);
@@ -109,6 +113,9 @@ export function createGatewayMetrics({ health, version, serviceName: initialName
   return {
     get serviceName() {
       return serviceName;
+    },
+    trackHealth(monitor) {
+      health = monitor;
     },
     setServiceName(name) {
       serviceName = name;

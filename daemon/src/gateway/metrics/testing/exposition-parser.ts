@@ -144,7 +144,7 @@ export function parseExposition(payload: string): ParsedExposition {
           f.type = rest;
         } else {
           if (f.help !== null) throw new Error(`${where}: HELP repeated`);
-          if (/\\(?![\\n])/.test(rest)) throw new Error(`${where}: invalid escape in HELP`);
+          if (rest.replace(/\\[\\n]/g, '').includes('\\')) throw new Error(`${where}: invalid escape in HELP`);
           f.help = rest.replace(/\\(\\|n)/g, (_m, c: string) => (c === 'n' ? '\n' : '\\'));
         }
         return;

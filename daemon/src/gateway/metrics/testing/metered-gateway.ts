@@ -9,6 +9,8 @@ import type { GatewayConfig } from '../../config/model.js';
 import { loadOk } from '../../config/test-helpers.js';
 import type { HealthMonitor } from '../../contracts.js';
 import { createEndpointHandler } from '../../endpoint/index.js';
+import { createHealthMonitor } from '../../health/index.js';
+import { testLogger } from '../../backend/testing/backend-fixture.js';
 import { GatewayServer } from '../../http/gateway-server.js';
 import { createGatewayLogSink } from '../../logs/log-sink.js';
 import { createGatewayMetrics, type GatewayMetrics } from '../gateway-metrics.js';
@@ -17,8 +19,10 @@ import { createMetricsSink } from '../metrics-sink.js';
 import { loopbackExporter } from './scrape.js';
 
 const servers: GatewayServer[] = [];
+const monitors: HealthMonitor[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.stop()));
+  await Promise.all(monitors.splice(0).map((m) => m.stop()));
 });
 
 export interface MeteredGateway {
@@ -33,12 +37,19 @@ export interface MeteredGateway {
   url(path?: string): string;
 }
 
-export async function startMeteredGateway(hcl: string, options: { health?: HealthMonitor } = {}): Promise<MeteredGateway> {
+/** With `health`, a real HealthMonitor (logging through the metrics sink) runs the backends' checks. */
+export async function startMeteredGateway(hcl: string, options: { health?: boolean } = {}): Promise<MeteredGateway> {
   const config = await loadOk({ 'portico.hcl': hcl }, {});
   const lines: string[] = [];
-  const health = options.health;
-  const metrics = createGatewayMetrics({ version: '0.0.0-test', ...(health ? { health } : {}) });
+  const metrics = createGatewayMetrics({ version: '0.0.0-test' });
   const logSink = createMetricsSink(createGatewayLogSink({ write: (line) => lines.push(line) }), metrics);
+  let health: HealthMonitor | null = null;
+  if (options.health) {
+    const monitor = createHealthMonitor({ logSink, logger: testLogger(), env: {} });
+    monitors.push(monitor);
+    metrics.trackHealth(monitor);
+    health = monitor;
+  }
   const server = new GatewayServer({
     endpointHandler: createEndpointHandler({ logger: { warn: () => undefined } }),
     createBackends: (cfg) =>
