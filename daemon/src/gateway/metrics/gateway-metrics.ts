@@ -84,7 +84,7 @@ export function createGatewayMetrics({ version, serviceName: initialName = 'gate
     new CollectedGauge('process_cpu_seconds_total', 'User and system CPU time spent in seconds.', [], () => {
       const { user, system } = process.cpuUsage();
       return [{ values: [], value: (user + system) / 1e6 }];
-    }),
+    }, 'counter'),
   ];
 
   function observeAccess(record: GatewayLogRecord): void {

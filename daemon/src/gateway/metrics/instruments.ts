@@ -114,13 +114,14 @@ export class Histogram implements Instrument {
   }
 }
 
-/** A gauge read at scrape time (health states, memory), so it is never stale. */
+/** A gauge read at scrape time (health states, memory), so it is never stale; `counter` for a total kept elsewhere (CPU time). */
 export class CollectedGauge implements Instrument {
   constructor(
     readonly name: string,
     readonly help: string,
     readonly labelNames: readonly string[],
     readonly collect: () => Iterable<{ readonly values: LabelValues; readonly value: number }>,
+    readonly type: 'gauge' | 'counter' = 'gauge',
   ) {}
 
   snapshot(): FamilySnapshot {
@@ -129,6 +130,6 @@ export class CollectedGauge implements Instrument {
       checkArity(this.name, this.labelNames, values);
       samples.push({ name: this.name, labels: pairs(this.labelNames, values), value });
     }
-    return { name: this.name, help: this.help, type: 'gauge', samples };
+    return { name: this.name, help: this.help, type: this.type, samples };
   }
 }

@@ -80,6 +80,10 @@ export class MetricsExporter implements ReloadTarget {
       commit: () => {
         if (settled) return;
         settled = true;
+        if (this.#stopped) {
+          if (opened) void this.#close(opened);
+          return;
+        }
         this.#metrics.setServiceName(betaServiceName);
         if (keep) return;
         const previous = this.#current;

@@ -21,7 +21,7 @@ const FAMILIES = {
   gateway_build_info: 'gauge',
   process_resident_memory_bytes: 'gauge',
   process_start_time_seconds: 'gauge',
-  process_cpu_seconds_total: 'gauge',
+  process_cpu_seconds_total: 'counter',
 };
 
 test('every line of a scrape with every family populated matches the 0.0.4 text format grammar, each family with HELP and TYPE', async () => {
