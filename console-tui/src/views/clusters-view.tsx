@@ -5,7 +5,7 @@ import { fit, truncate } from '../format/fit.js';
 import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
-import { ackState, endpointText, healthLabel, short, subscriptionText } from './clusters-format.js';
+import { ackState, endpointText, healthLabel, printable, short, subscriptionText, wrapLines } from './clusters-format.js';
 import { lastEventOf, useControlQuery } from './use-control-query.js';
 import type { ViewDefinition, ViewProps } from './view.js';
 
@@ -14,6 +14,8 @@ const HEALTH_WIDTH = 11;
 const KIND_WIDTH = 5;
 const SUBS_WIDTH = 10;
 const ACK_WIDTH = 18;
+/** The newest NACK's error detail wraps to at most this many lines. */
+const MAX_NACK_LINES = 3;
 
 interface Data {
   list: ClustersList;
@@ -60,8 +62,9 @@ function ClustersView({ live, source, nowMs, width, height, visible, keyState }:
     keyState,
   );
 
-  // Title, error, cluster header, clients rule, clients header, last NACK: 6 fixed lines.
-  const room = Math.max(2, height - 6);
+  const nackLines = newestNackLines(clients, width, MAX_NACK_LINES);
+  // Title, error, cluster header, clients rule, clients header: 5 fixed lines, plus the newest NACK.
+  const room = Math.max(2, height - 5 - Math.max(1, nackLines.length));
   const clientsHeight = Math.max(1, Math.min(Math.max(1, clients.length), Math.floor(room / 2)));
   const listHeight = Math.max(1, room - clientsHeight);
   const top = Math.max(0, Math.min(index - Math.floor(listHeight / 2), clusters.length - listHeight));
@@ -74,7 +77,7 @@ function ClustersView({ live, source, nowMs, width, height, visible, keyState }:
       : '';
   const nameWidth = Math.max(8, Math.min(Math.floor(width / 4), Math.max(0, ...clusters.map((c) => c.name.length))));
   // The NACK's error detail takes what the columns leave, so node ids get at most 18 cells.
-  const nodeWidth = Math.max(8, Math.min(18, Math.max(0, ...clients.map((c) => (c.nodeId || '(no id)').length))));
+  const nodeWidth = Math.max(8, Math.min(18, Math.max(0, ...clients.map((c) => (printable(c.nodeId) || '(no id)').length))));
 
   return (
     <Box flexDirection="column" width={width} height={height}>
@@ -97,33 +100,38 @@ function ClustersView({ live, source, nowMs, width, height, visible, keyState }:
         })}
         {data && clusters.length === 0 ? <Line width={width} text=" No cluster: the configuration has no backend with an origin." dim /> : null}
       </Box>
-      <Line width={width} text={`── clients (${clients.length}) ${'─'.repeat(width)}`} dim />
+      <Line width={width} text={rule(`── clients (${clients.length}) `, width)} dim />
       <Line width={width} text={` ${fit('NODE', nodeWidth)}  ${fit('KIND', KIND_WIDTH)}  ${fit('SUBS', SUBS_WIDTH)}  ${fit('SENT', 8)}  ${fit('ACK/NACK', ACK_WIDTH)}`} dim />
       <Box flexDirection="column" height={clientsHeight}>
         {clients.slice(0, clientsHeight).map((c) => {
           const ack = ackState(c, version, nowMs);
-          const nackDetail = ack.tone === 'bad' && c.lastNack ? `  ${c.lastNack.message}` : '';
+          const nackDetail = ack.tone === 'bad' && c.lastNack ? `  ${printable(c.lastNack.message)}` : '';
           return (
             <Text key={c.streamId} wrap="truncate-end">
-              {` ${fit(c.nodeId || '(no id)', nodeWidth)}  ${fit(c.kind, KIND_WIDTH)}  ${fit(subscriptionText(c), SUBS_WIDTH)}  ${fit(short(c.lastVersionSent), 8)}  `}
+              {` ${fit(printable(c.nodeId) || '(no id)', nodeWidth)}  ${fit(c.kind, KIND_WIDTH)}  ${fit(subscriptionText(c), SUBS_WIDTH)}  ${fit(short(c.lastVersionSent), 8)}  `}
               <Tinted tone={ack.tone}>{`${fit(ack.text, ACK_WIDTH)}${nackDetail}`}</Tinted>
             </Text>
           );
         })}
         {data && clients.length === 0 ? <Line width={width} text=" No proxy is connected." dim /> : null}
       </Box>
-      <LastNack clients={clients} width={width} />
+      {nackLines.length === 0 ? <Line width={width} text="" /> : nackLines.map((line, i) => <Text key={i} wrap="truncate-end"><Tinted tone="bad">{line}</Tinted></Text>)}
     </Box>
   );
 }
 
-/** The newest NACK in full: its error detail rarely fits in the table. */
-function LastNack({ clients, width }: { clients: readonly CdsClientView[]; width: number }): ReactNode {
+/** A heading drawn as a rule exactly `width` cells wide (no `…` at the end). */
+function rule(heading: string, width: number): string {
+  return heading + '─'.repeat(Math.max(0, width - heading.length));
+}
+
+/** The newest NACK still standing, wrapped to `maxLines` lines: its error detail rarely fits in the table. */
+function newestNackLines(clients: readonly CdsClientView[], width: number, maxLines: number): string[] {
   const nacked = clients.filter((c) => c.lastNack && (!c.lastAck || c.lastNack.at >= c.lastAck.at));
   const newest = nacked.sort((a, b) => (a.lastNack!.at < b.lastNack!.at ? 1 : -1))[0];
-  if (!newest?.lastNack) return <Line width={width} text="" />;
+  if (!newest?.lastNack) return [];
   const n = newest.lastNack;
-  return <Text wrap="truncate-end"><Tinted tone="bad">{truncate(` NACK from ${newest.nodeId || '(no id)'} of ${short(n.version)} (code ${n.code}): ${n.message}`, width)}</Tinted></Text>;
+  return wrapLines(` NACK from ${printable(newest.nodeId) || '(no id)'} of ${short(n.version)} (code ${n.code}): ${printable(n.message)}`, width, maxLines);
 }
 
 export const clustersView: ViewDefinition = {

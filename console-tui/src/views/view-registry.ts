@@ -1,4 +1,5 @@
 import { backendsView } from './backends-view.js';
+import { clustersView } from './clusters-view.js';
 import { configView } from './config-view.js';
 import { deliveriesView } from './deliveries-view.js';
 import { eventsView } from './events-view.js';
@@ -9,7 +10,7 @@ import { statusView } from './status-view.js';
 import type { ViewDefinition } from './view.js';
 
 /** Every view, in tab order. A new view is one file plus one entry here. */
-export const VIEWS: readonly ViewDefinition[] = [statusView, eventsView, configView, backendsView, infosessionsView, keysView, jobsView, deliveriesView];
+export const VIEWS: readonly ViewDefinition[] = [statusView, eventsView, configView, backendsView, clustersView, infosessionsView, keysView, jobsView, deliveriesView];
 
 export type ViewLookup = { kind: 'found'; view: ViewDefinition } | { kind: 'ambiguous'; views: ViewDefinition[] } | { kind: 'unknown' };
 
