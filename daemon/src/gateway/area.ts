@@ -8,6 +8,7 @@ import { createEndpointHandler } from './endpoint/index.js';
 import { createHealthMonitor } from './health/index.js';
 import { GatewayServer } from './http/gateway-server.js';
 import { createGatewayLogSink } from './logs/log-sink.js';
+import { createGatewayMetrics, createMetricsSink, MetricsExporter } from './metrics/index.js';
 
 /**
  * The HTTP gateway: the configuration files (hot reloaded), the HTTP front serving them,
@@ -23,9 +24,13 @@ export const gatewayArea: Area = {
       logger.warn('gateway off: no configuration file; pass -f FILE or -d DIR, set PORTICO_CONFIG, or run from a checkout that has config/portico.hcl');
       return;
     }
-    // One sink for access and backend lines; each applied configuration sets its format and level.
-    const logSink = createGatewayLogSink();
+    // One sink for access and backend lines (each applied configuration sets its format and
+    // level); metrics count every record before the level filter.
+    const metrics = createGatewayMetrics({ version: VERSION });
+    const logSink = createMetricsSink(createGatewayLogSink(), metrics);
     const health = createHealthMonitor({ logSink, logger, userAgent: `Portico/${VERSION} health-check` });
+    metrics.trackHealth(health);
+    const exporter = new MetricsExporter({ metrics, logger });
     const server = new GatewayServer({
       endpointHandler: createEndpointHandler({ logger }),
       createBackends: (config) => createBackendSet(config, { health, logSink, env: ctx.env }),
@@ -36,11 +41,20 @@ export const gatewayArea: Area = {
     });
     const target: ReloadTarget = {
       async apply(config) {
-        await server.apply(config);
+        // Both ports are bound before anything switches, so a taken port fails the reload cleanly.
+        const prepared = await exporter.prepare(config);
+        try {
+          await server.apply(config);
+        } catch (error) {
+          await prepared.abort();
+          throw error;
+        }
+        prepared.commit();
         health.track(config);
       },
     };
     const gateway = createGatewayControl({ files: ctx.configPaths, env: ctx.env, target, health, events: ctx.events, logger });
+    gateway.manager.onRecord((record) => metrics.recordReload(record.result));
     const onHangup = (): void => {
       logger.info('SIGHUP: reloading the gateway configuration');
       gateway.manager.onSignal();
@@ -60,10 +74,14 @@ export const gatewayArea: Area = {
         process.off('SIGHUP', onHangup);
         await gateway.manager.stop();
         await server.stop();
+        await exporter.stop();
         await health.stop();
         gateway.close();
       },
-      describe: () => `${server.addresses().map((a) => `http://${a}`).join(', ')} from ${ctx.configFiles.join(', ')}`,
+      describe: () => {
+        const metricsAt = exporter.address();
+        return `${server.addresses().map((a) => `http://${a}`).join(', ')} from ${ctx.configFiles.join(', ')}${metricsAt ? `; metrics at http://${metricsAt}/metrics` : ''}`;
+      },
     };
     ctx.host.register(component);
     ctx.gateway = gateway.state;
