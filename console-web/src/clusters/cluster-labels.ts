@@ -29,3 +29,16 @@ export function ackLabel(c: CdsClientView, currentVersion: string): Label {
   if (c.lastAck) return { glyph: '●', word: 'ACK', tone: c.lastAck.version === currentVersion ? 'good' : 'busy' };
   return { glyph: '○', word: c.lastVersionSent ? 'awaiting ACK' : 'nothing sent', tone: 'idle' };
 }
+
+const GRPC_CODES = ['OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED'];
+
+/** A NACK's `error_detail.code` (google.rpc.Code) as `3 INVALID_ARGUMENT`. */
+export function nackCodeText(code: number): string {
+  const name = GRPC_CODES[code];
+  return name ? `${code} ${name}` : String(code);
+}
+
+/** The stream kind as operators say it. */
+export function streamKindText(kind: CdsClientView['kind']): { short: string; long: string } {
+  return kind === 'sotw' ? { short: 'SotW', long: 'state of the world (StreamClusters)' } : { short: 'delta', long: 'incremental (DeltaClusters)' };
+}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { CdsClientView, ClustersList } from '@portico/daemon/control';
-import { ackLabel, endpointText, healthLabel, subscriptionText } from '../clusters/cluster-labels';
+import { ackLabel, endpointText, healthLabel, nackCodeText, streamKindText, subscriptionText } from '../clusters/cluster-labels';
+import '../clusters/clusters.css';
 import { useControlClient } from '../live/live-context';
 import { StateBadge } from '../ui/state-badge';
 import { TimeText } from '../ui/time-text';
@@ -62,7 +63,7 @@ function ClustersView() {
                   <th scope="col">Endpoint</th>
                   <th scope="col">Health</th>
                   <th scope="col">Options</th>
-                  <th scope="col">Version</th>
+                  <th scope="col">Resource version</th>
                 </tr>
               </thead>
               <tbody>
@@ -111,40 +112,70 @@ function ClustersView() {
                   <th scope="col">State</th>
                   <th scope="col">Last ACK</th>
                   <th scope="col">Last NACK</th>
-                  <th scope="col">Connected</th>
                 </tr>
               </thead>
               <tbody>
-                {clients.map((c) => (
-                  <tr key={c.streamId} data-testid={`cds-client-${c.nodeId || c.streamId}`}>
-                    <th scope="row">
-                      {c.nodeId || <span className="muted">(no id)</span>}
-                      {c.nodeCluster && <span className="muted"> · {c.nodeCluster}</span>}
-                    </th>
-                    <td>{c.kind === 'sotw' ? 'state of the world' : 'delta'}</td>
-                    <td>{subscriptionText(c)}</td>
-                    <td>
-                      <code>{c.lastVersionSent ?? '–'}</code>
-                      {c.lastNonce && <span className="muted"> nonce {c.lastNonce}</span>}
-                    </td>
-                    <td>
-                      <StateBadge label={ackLabel(c, list.version)} />
-                    </td>
-                    <td>{c.lastAck ? <><code>{c.lastAck.version}</code> <TimeText iso={c.lastAck.at} /></> : '–'}</td>
-                    <td className={c.lastNack ? 'error' : undefined}>
-                      {c.lastNack ? (
-                        <>
-                          <code>{c.lastNack.version}</code> <TimeText iso={c.lastNack.at} /> code {c.lastNack.code}: {c.lastNack.message}
-                        </>
-                      ) : (
-                        '–'
-                      )}
-                    </td>
-                    <td>
-                      <TimeText iso={c.connectedAt} />
-                    </td>
-                  </tr>
-                ))}
+                {clients.map((c) => {
+                  const kind = streamKindText(c.kind);
+                  return [
+                    <tr key={c.streamId} data-testid={`cds-client-${c.nodeId || c.streamId}`}>
+                      <th scope="row" className="cds-cell-line">
+                        {c.nodeId || <span className="muted">(no id)</span>}
+                        {c.nodeCluster && <span className="cds-sub">cluster {c.nodeCluster}</span>}
+                        <span className="cds-sub">{c.peer}</span>
+                        <span className="cds-sub">
+                          since <TimeText iso={c.connectedAt} />
+                        </span>
+                      </th>
+                      <td className="cds-cell-line">
+                        <abbr title={kind.long}>{kind.short}</abbr>
+                      </td>
+                      <td>{subscriptionText(c)}</td>
+                      <td className="cds-cell-line">
+                        <code>{c.lastVersionSent ?? '–'}</code>
+                        {c.lastNonce && <span className="cds-sub">nonce {c.lastNonce}</span>}
+                      </td>
+                      <td>
+                        <StateBadge label={ackLabel(c, list.version)} />
+                      </td>
+                      <td className="cds-cell-line">
+                        {c.lastAck ? (
+                          <>
+                            <code>{c.lastAck.version}</code>
+                            <span className="cds-sub">
+                              <TimeText iso={c.lastAck.at} />
+                            </span>
+                          </>
+                        ) : (
+                          '–'
+                        )}
+                      </td>
+                      <td className={c.lastNack ? 'cds-nack cds-cell-line' : undefined} data-testid="cds-last-nack">
+                        {c.lastNack ? (
+                          <>
+                            <code>{c.lastNack.version}</code>
+                            <span className="cds-sub">
+                              <TimeText iso={c.lastNack.at} />
+                            </span>
+                            <span className="cds-sub">code {nackCodeText(c.lastNack.code)}
+                            </span>
+                          </>
+                        ) : (
+                          '–'
+                        )}
+                      </td>
+                    </tr>,
+                    c.lastNack && (
+                      <tr key={`${c.streamId}-nack`} className="cds-nack-row" data-testid={`cds-nack-${c.nodeId || c.streamId}`}>
+                        <td colSpan={7}>
+                          <div className="cds-nack-detail">
+                            <span className="cds-nack-label">error detail of the NACK:</span> {c.lastNack.message || '(no message)'}
+                          </div>
+                        </td>
+                      </tr>
+                    ),
+                  ];
+                })}
               </tbody>
             </table>
           </div>
