@@ -2,7 +2,8 @@ import type { BackendHealth } from '../gateway/contracts.js';
 import type { GatewayConfig } from '../gateway/config/model.js';
 import type { ClusterInput } from './cluster-mapping.js';
 import type { CdsTypes } from './proto-root.js';
-import { buildSnapshot, type ClusterSnapshot, emptySnapshot } from './snapshot.js';
+import { buildSnapshot, type ClusterSnapshot, emptySnapshot, type SnapshotResource } from './snapshot.js';
+import { SnapshotDiff, SnapshotDiffCache } from './snapshot-diff.js';
 import { encodeSotwBody } from './wire.js';
 
 export type SnapshotListener = (next: ClusterSnapshot, previous: ClusterSnapshot) => void;
@@ -13,7 +14,10 @@ export type SnapshotListener = (next: ClusterSnapshot, previous: ClusterSnapshot
  */
 export class ClusterCatalog {
   #current: ClusterSnapshot = emptySnapshot();
-  #wildcardBody: { version: string; bytes: Uint8Array } | null = null;
+  /** Encoded SotW bodies of the current snapshot by subscription ('*' or the sorted names). */
+  readonly #sotwBodies = new Map<string, Uint8Array>();
+  #sotwBodiesVersion = '';
+  readonly #diffs = new SnapshotDiffCache();
   readonly #listeners = new Set<SnapshotListener>();
 
   constructor(readonly types: CdsTypes) {}
@@ -44,10 +48,48 @@ export class ClusterCatalog {
 
   /** The encoded full-state response body (no nonce) of the current snapshot, built once per version. */
   wildcardBody(): Uint8Array {
-    const snapshot = this.#current;
-    if (this.#wildcardBody?.version !== snapshot.version) this.#wildcardBody = { version: snapshot.version, bytes: encodeSotwBody(snapshot.version, snapshot.resources) };
-    return this.#wildcardBody.bytes;
+    return this.sotwBody(this.#current, null);
   }
+
+  /**
+   * The SotW response body (no nonce) of `snapshot` for a subscription: every cluster (`names`
+   * null) or the named ones that exist. Built once per (version, subscription) and shared by
+   * every stream with that subscription; only bodies of the current snapshot are kept.
+   */
+  sotwBody(snapshot: ClusterSnapshot, names: readonly string[] | null): Uint8Array {
+    const encode = (): Uint8Array => encodeSotwBody(snapshot.version, names ? subset(snapshot, names) : snapshot.resources);
+    if (snapshot !== this.#current) return encode();
+    if (this.#sotwBodiesVersion !== snapshot.version) {
+      this.#sotwBodies.clear();
+      this.#sotwBodiesVersion = snapshot.version;
+    }
+    const key = names ? names.join('\0') : '*';
+    let body = this.#sotwBodies.get(key);
+    if (!body) {
+      // Named subscriptions are as many as clients in the worst case: keep the cache bounded.
+      if (this.#sotwBodies.size >= MAX_CACHED_BODIES) this.#sotwBodies.clear();
+      body = encode();
+      this.#sotwBodies.set(key, body);
+    }
+    return body;
+  }
+
+  /** What changed from `from` (what a delta client holds; null: nothing) to `to`, shared by every stream in sync with `from`. */
+  deltaDiff(from: ClusterSnapshot | null, to: ClusterSnapshot): SnapshotDiff {
+    return to === this.#current ? this.#diffs.get(from, to) : new SnapshotDiff(from, to);
+  }
+}
+
+const MAX_CACHED_BODIES = 256;
+
+/** The named clusters that exist in `snapshot`, in name order (`names` sorted). */
+function subset(snapshot: ClusterSnapshot, names: readonly string[]): SnapshotResource[] {
+  const out: SnapshotResource[] = [];
+  for (const name of names) {
+    const resource = snapshot.byName.get(name);
+    if (resource) out.push(resource);
+  }
+  return out;
 }
 
 export function clusterInputs(config: GatewayConfig, health: Readonly<Record<string, BackendHealth>> | null): ClusterInput[] {

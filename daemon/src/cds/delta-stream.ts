@@ -3,7 +3,9 @@ import type { ClientRecord, ClientRegistry } from './client-registry.js';
 import { checkTypeUrl, type DeltaDiscoveryRequestMessage, nextNonce } from './messages.js';
 import type { ResponseSink } from './sotw-stream.js';
 import type { ClusterSnapshot, SnapshotResource } from './snapshot.js';
-import { encodeDeltaResponse } from './wire.js';
+import { HeldVersions } from './held-versions.js';
+import type { SnapshotDiff } from './snapshot-diff.js';
+import { encodeDeltaResponse, withNonce } from './wire.js';
 
 /**
  * One DeltaClusters stream (incremental xDS, current protocol text):
@@ -21,8 +23,8 @@ export class DeltaStream {
   #started = false;
   #wildcard = false;
   readonly #names = new Set<string>();
-  /** What the client holds: name -> resource version, or null once told the name is removed. */
-  readonly #held = new Map<string, string | null>();
+  /** What the client holds: a shared snapshot plus the names where it differs. */
+  readonly #held = new HeldVersions();
   #lastNonce: string | null = null;
   #blocked = false;
   #pending = false;
@@ -91,38 +93,68 @@ export class DeltaStream {
 
   #push(snapshot: ClusterSnapshot): void {
     if (!this.gate()) return; // owed: the diff is computed when its turn comes
+    if (this.#wildcard) this.#pushWildcard(snapshot);
+    else this.#pushNamed(snapshot);
+  }
+
+  /**
+   * Wildcard: the shared diff from the snapshot the client holds to this one, adjusted for the
+   * few names where this client differs (or that it named). Afterwards the client holds this
+   * snapshot in full, so its state is again a reference plus the names it asked for that do not exist.
+   */
+  #pushWildcard(snapshot: ClusterSnapshot): void {
+    const diff = this.catalog.deltaDiff(this.#held.base, snapshot);
+    const own = new Set<string>(this.#held.differing());
+    for (const name of this.#names) own.add(name);
+    if (own.size === 0) {
+      this.#held.rebase(snapshot, []);
+      if (!diff.empty) this.#send(withNonce(diff.body(), this.#nextNonce(snapshot)));
+      return;
+    }
+    const changed: SnapshotResource[] = diff.changed.filter((r) => !own.has(r.name));
+    const removed: string[] = diff.removed.filter((name) => !own.has(name));
+    for (const name of own) this.#compare(snapshot, name, changed, removed);
+    this.#held.rebase(snapshot, this.#names);
+    this.#sendChanges(snapshot, changed, removed);
+  }
+
+  #pushNamed(snapshot: ClusterSnapshot): void {
     const changed: SnapshotResource[] = [];
     const removed: string[] = [];
-    for (const name of this.#interest(snapshot)) {
-      const resource = snapshot.byName.get(name);
-      const held = this.#held.get(name);
-      if (resource) {
-        if (held !== resource.version) {
-          changed.push(resource);
-          this.#held.set(name, resource.version);
-        }
-      } else if (held !== null && (held !== undefined || this.#names.has(name))) {
-        removed.push(name);
-        this.#held.set(name, null);
-      }
+    for (const name of this.#names) this.#compare(snapshot, name, changed, removed);
+    for (const r of changed) this.#held.set(r.name, r.version);
+    for (const name of removed) this.#held.set(name, null);
+    this.#sendChanges(snapshot, changed, removed);
+  }
+
+  /** One name against what the client holds: send it when its version differs, say removed once when it is gone. */
+  #compare(snapshot: ClusterSnapshot, name: string, changed: SnapshotResource[], removed: string[]): void {
+    const resource = snapshot.byName.get(name);
+    const held = this.#held.get(name);
+    if (resource) {
+      if (held !== resource.version) changed.push(resource);
+    } else if (held !== null && (held !== undefined || this.#names.has(name))) {
+      removed.push(name);
     }
+  }
+
+  #sendChanges(snapshot: ClusterSnapshot, changed: SnapshotResource[], removed: string[]): void {
     if (changed.length === 0 && removed.length === 0) return;
     changed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     removed.sort();
+    this.#send(encodeDeltaResponse(snapshot.version, changed, removed, this.#nextNonce(snapshot)));
+  }
+
+  #nextNonce(snapshot: ClusterSnapshot): string {
     const nonce = nextNonce();
     this.#lastNonce = nonce;
     this.record.lastVersionSent = snapshot.version;
     this.record.lastNonce = nonce;
-    if (!this.sink(encodeDeltaResponse(snapshot.version, changed, removed, nonce))) this.#blocked = true;
-    this.registry.changed(this.record);
+    return nonce;
   }
 
-  #interest(snapshot: ClusterSnapshot): Set<string> {
-    const names = new Set(this.#names);
-    if (this.#wildcard) {
-      for (const r of snapshot.resources) names.add(r.name);
-      for (const name of this.#held.keys()) names.add(name);
-    }
-    return names;
+  #send(bytes: Buffer): void {
+    if (!this.sink(bytes)) this.#blocked = true;
+    this.registry.changed(this.record);
   }
 }

@@ -1,8 +1,8 @@
 import type { ClusterCatalog } from './catalog.js';
 import type { ClientRecord, ClientRegistry } from './client-registry.js';
 import { checkTypeUrl, type DiscoveryRequestMessage, nextNonce } from './messages.js';
-import type { ClusterSnapshot, SnapshotResource } from './snapshot.js';
-import { encodeSotwBody, withNonce } from './wire.js';
+import type { ClusterSnapshot } from './snapshot.js';
+import { withNonce } from './wire.js';
 
 /** Writes one encoded DiscoveryResponse; false when the transport's buffer is full. */
 export type ResponseSink = (bytes: Buffer) => boolean;
@@ -119,22 +119,13 @@ export class SotwStream {
     if (snapshot.version === this.#nackedVersion) return;
     if (!this.gate()) return; // owed: onSnapshot sends the then-current state, as the held key differs
     const nonce = nextNonce();
-    const body = this.#wildcard ? this.catalog.wildcardBody() : encodeSotwBody(snapshot.version, this.#subset(snapshot));
+    const body = this.catalog.sotwBody(snapshot, this.#wildcard ? null : [...this.#names].sort());
     this.#lastNonce = nonce;
     this.#heldKey = this.#contentKey(snapshot);
     this.record.lastVersionSent = snapshot.version;
     this.record.lastNonce = nonce;
     if (!this.sink(withNonce(body, nonce))) this.#blocked = true;
     this.registry.changed(this.record);
-  }
-
-  #subset(snapshot: ClusterSnapshot): SnapshotResource[] {
-    const out: SnapshotResource[] = [];
-    for (const name of [...this.#names].sort()) {
-      const resource = snapshot.byName.get(name);
-      if (resource) out.push(resource);
-    }
-    return out;
   }
 
   /** Wildcard: the snapshot version; named: each name with its resource version or absence. */

@@ -24,13 +24,14 @@ export function encodeSotwBody(version: string, resources: readonly SnapshotReso
   return w.finish();
 }
 
-/** Appends `nonce` (field 5): fields of one message may come in any order on the wire. */
+/** Appends `nonce` (field 5 of both DiscoveryResponse and DeltaDiscoveryResponse): fields of one message may come in any order on the wire. */
 export function withNonce(body: Uint8Array, nonce: string): Buffer {
   const tail = protobuf.Writer.create().uint32(tag(5)).string(nonce).finish();
   return Buffer.concat([body, tail]);
 }
 
-export function encodeDeltaResponse(systemVersion: string, resources: readonly SnapshotResource[], removed: readonly string[], nonce: string): Buffer {
+/** DeltaDiscoveryResponse without its nonce: system_version_info, resources, type_url, removed_resources. */
+export function encodeDeltaBody(systemVersion: string, resources: readonly SnapshotResource[], removed: readonly string[]): Uint8Array {
   const w = protobuf.Writer.create();
   w.uint32(tag(1)).string(systemVersion);
   for (const r of resources) {
@@ -41,7 +42,11 @@ export function encodeDeltaResponse(systemVersion: string, resources: readonly S
     w.ldelim();
   }
   w.uint32(tag(4)).string(CLUSTER_TYPE_URL);
-  w.uint32(tag(5)).string(nonce);
   for (const name of removed) w.uint32(tag(6)).string(name);
-  return Buffer.from(w.finish());
+  return w.finish();
+}
+
+/** A whole DeltaDiscoveryResponse; the nonce (field 5, as in DiscoveryResponse) goes last. */
+export function encodeDeltaResponse(systemVersion: string, resources: readonly SnapshotResource[], removed: readonly string[], nonce: string): Buffer {
+  return withNonce(encodeDeltaBody(systemVersion, resources, removed), nonce);
 }

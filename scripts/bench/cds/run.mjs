@@ -9,15 +9,28 @@
 // The clients run in a child process (clients.mjs) so they do not share this event loop; they
 // decode only version and nonce of each response and ACK it, as a proxy would.
 //   BENCH_CLUSTERS=10000 BENCH_STREAMS=1000 npm run bench:cds
+// BENCH_KINDS=delta (or sotw) runs one kind; BENCH_DIST=/path/to/daemon/dist/ measures another
+// build (e.g. a copy of an older one, to compare before/after on the same machine).
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 const CLUSTERS = Number(process.env.BENCH_CLUSTERS ?? 10_000);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1_000);
-const dist = new URL('../../../daemon/dist/', import.meta.url);
+const KINDS = (process.env.BENCH_KINDS ?? 'sotw,delta').split(',').map((k) => k.trim());
+const dist = process.env.BENCH_DIST ? pathToFileURL(`${process.env.BENCH_DIST.replace(/\/$/, '')}/`) : new URL('../../../daemon/dist/', import.meta.url);
+// The live heap (after a full GC) is what the streams retain; heapUsed alone includes garbage.
+v8.setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc');
+const liveHeap = () => {
+  gc();
+  return process.memoryUsage().heapUsed;
+};
 const { ClusterCatalog } = await import(new URL('cds/catalog.js', dist).href);
 const { ClientRegistry } = await import(new URL('cds/client-registry.js', dist).href);
 const { FileClusterSource } = await import(new URL('cds/cluster-source.js', dist).href);
@@ -58,7 +71,7 @@ catalog.onChange(() => (published = now()));
 
 const results = [];
 let timeoutValue = 5;
-for (const kind of ['sotw', 'delta']) {
+for (const kind of KINDS) {
   const child = fork(new URL('clients.mjs', import.meta.url), [], { stdio: 'inherit', execArgv: ['--max-old-space-size=4096'] });
   const ask = (message) =>
     new Promise((resolve) => {
@@ -69,6 +82,7 @@ for (const kind of ['sotw', 'delta']) {
   const ready = await ask({ type: 'open', kind, streams: STREAMS, address: `127.0.0.1:${server.port}`, version: catalog.current.version });
   await waitFor(() => registry.list().filter((c) => c.lastAck).length === STREAMS);
   const memBefore = process.memoryUsage();
+  const heapIdle = liveHeap();
   console.log(`${kind}: ${STREAMS} streams connected and ACKed the initial state in ${((now() - setupStart) / 1000).toFixed(1)} s (${mb(ready.bytes)} received)`);
 
   timeoutValue += 1;
@@ -78,6 +92,7 @@ for (const kind of ['sotw', 'delta']) {
   writeFileSync(file, config(`${timeoutValue}s`));
   const done = await pending;
   const memAfter = process.memoryUsage();
+  const heapLive = liveHeap();
   results.push({
     kind,
     writeToLast: done.lastAt - written,
@@ -87,6 +102,8 @@ for (const kind of ['sotw', 'delta']) {
     perStream: done.bytes / STREAMS,
     rss: memAfter.rss,
     heap: memAfter.heapUsed,
+    heapIdle,
+    heapLive,
     rssIdle: memBefore.rss,
     maxRss: process.resourceUsage().maxRSS * 1024,
   });
@@ -96,13 +113,16 @@ for (const kind of ['sotw', 'delta']) {
 }
 
 console.log(`\nCDS fan-out: ${CLUSTERS} clusters, ${STREAMS} concurrent streams, one backend changed per run`);
-console.log('kind   file write→last stream  publish→last stream  bytes per change  per stream   CDS RSS (idle/after/peak)  heap');
+console.log('kind   file write→last stream  publish→last stream  bytes per change  per stream   CDS RSS (idle/after/peak)  heap  live heap (idle/after change)');
 for (const r of results) {
   console.log(
-    `${r.kind.padEnd(6)} ${`${r.writeToLast.toFixed(0)} ms`.padStart(22)}  ${`${r.pushToLast.toFixed(0)} ms`.padStart(19)}  ${mb(r.bytesPerChange).padStart(16)}  ${`${(r.perStream / 1024).toFixed(1)} KiB`.padStart(10)}   ${`${mb(r.rssIdle)} / ${mb(r.rss)} / ${mb(r.maxRss)}`.padStart(25)}  ${mb(r.heap)}`,
+    `${r.kind.padEnd(6)} ${`${r.writeToLast.toFixed(0)} ms`.padStart(22)}  ${`${r.pushToLast.toFixed(0)} ms`.padStart(19)}  ${mb(r.bytesPerChange).padStart(16)}  ${`${(r.perStream / 1024).toFixed(1)} KiB`.padStart(10)}   ${`${mb(r.rssIdle)} / ${mb(r.rss)} / ${mb(r.maxRss)}`.padStart(25)}  ${mb(r.heap)}  ${mb(r.heapIdle)} / ${mb(r.heapLive)}`,
   );
 }
-const [sotw, delta] = results;
+const sotw = results.find((r) => r.kind === 'sotw');
+const delta = results.find((r) => r.kind === 'delta');
+const base = liveHeap();
+for (const r of results) console.log(`${r.kind}: ${((r.heapIdle - base) / STREAMS / 1024).toFixed(1)} KiB of live heap per open stream (idle, over the ${mb(base)} with no stream)`);
 if (sotw && delta) console.log(`delta sends ${(sotw.bytesPerChange / Math.max(1, delta.bytesPerChange)).toFixed(0)}x fewer bytes per change than SotW; config load + snapshot took ${delta.loadToPublish.toFixed(0)} ms of the delta run`);
 await server.stop();
 await source.stop();
