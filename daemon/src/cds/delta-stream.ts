@@ -1,6 +1,6 @@
 import type { ClusterCatalog } from './catalog.js';
 import type { ClientRecord, ClientRegistry } from './client-registry.js';
-import { checkTypeUrl, type DeltaDiscoveryRequestMessage, nextNonce } from './messages.js';
+import { bounded, checkTypeUrl, MAX_NACK_MESSAGE_CHARS, MAX_NODE_CHARS, type DeltaDiscoveryRequestMessage, nextNonce } from './messages.js';
 import type { ResponseSink } from './sotw-stream.js';
 import type { ClusterSnapshot, SnapshotResource } from './snapshot.js';
 import { HeldVersions } from './held-versions.js';
@@ -42,8 +42,8 @@ export class DeltaStream {
     checkTypeUrl(request.type_url);
     const first = !this.#started;
     if (first) {
-      this.record.nodeId = request.node?.id ?? '';
-      this.record.nodeCluster = request.node?.cluster ?? '';
+      this.record.nodeId = bounded(request.node?.id ?? '', MAX_NODE_CHARS);
+      this.record.nodeCluster = bounded(request.node?.cluster ?? '', MAX_NODE_CHARS);
       for (const [name, version] of Object.entries(request.initial_resource_versions)) this.#held.set(name, version);
       if (request.resource_names_subscribe.length === 0 && request.resource_names_unsubscribe.length === 0) this.#wildcard = true;
     }
@@ -51,7 +51,7 @@ export class DeltaStream {
     if (nonce !== '' && nonce === this.#lastNonce) {
       const at = new Date().toISOString();
       const version = this.record.lastVersionSent ?? '';
-      if (request.error_detail) this.record.lastNack = { version, at, code: request.error_detail.code, message: request.error_detail.message };
+      if (request.error_detail) this.record.lastNack = { version, at, code: request.error_detail.code, message: bounded(request.error_detail.message, MAX_NACK_MESSAGE_CHARS) };
       else this.record.lastAck = { version, at };
     }
     for (const name of request.resource_names_subscribe) {

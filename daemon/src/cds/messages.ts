@@ -53,3 +53,11 @@ export function nextNonce(): string {
   nonceSeq += 1;
   return `${NONCE_PREFIX}-${nonceSeq.toString(36)}`;
 }
+
+/** What a stream keeps of the strings a client sends, so one client cannot make every console read megabytes. */
+export const MAX_NODE_CHARS = 256;
+export const MAX_NACK_MESSAGE_CHARS = 4096;
+
+export function bounded(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

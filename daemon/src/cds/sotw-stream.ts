@@ -1,6 +1,6 @@
 import type { ClusterCatalog } from './catalog.js';
 import type { ClientRecord, ClientRegistry } from './client-registry.js';
-import { checkTypeUrl, type DiscoveryRequestMessage, nextNonce } from './messages.js';
+import { bounded, checkTypeUrl, MAX_NACK_MESSAGE_CHARS, MAX_NODE_CHARS, type DiscoveryRequestMessage, nextNonce } from './messages.js';
 import type { ClusterSnapshot } from './snapshot.js';
 import { withNonce } from './wire.js';
 
@@ -47,8 +47,8 @@ export class SotwStream {
   handle(request: DiscoveryRequestMessage): void {
     checkTypeUrl(request.type_url);
     if (!this.#started) {
-      this.record.nodeId = request.node?.id ?? '';
-      this.record.nodeCluster = request.node?.cluster ?? '';
+      this.record.nodeId = bounded(request.node?.id ?? '', MAX_NODE_CHARS);
+      this.record.nodeCluster = bounded(request.node?.cluster ?? '', MAX_NODE_CHARS);
     }
     const nonce = request.response_nonce;
     if (nonce !== '' && this.#lastNonce !== null && nonce !== this.#lastNonce) return; // stale
@@ -56,7 +56,7 @@ export class SotwStream {
     if (nonce !== '' && nonce === this.#lastNonce) {
       if (request.error_detail) {
         const rejected = this.record.lastVersionSent ?? '';
-        this.record.lastNack = { version: rejected, at, code: request.error_detail.code, message: request.error_detail.message };
+        this.record.lastNack = { version: rejected, at, code: request.error_detail.code, message: bounded(request.error_detail.message, MAX_NACK_MESSAGE_CHARS) };
         this.#nackedVersion = rejected;
       } else {
         this.record.lastAck = { version: request.version_info, at };
