@@ -151,6 +151,15 @@ describe('terminal console', () => {
     expect(last).toContain(`version ${v2.slice(0, 8)} · 2 clusters · 1 client`);
     fits();
 
+    // Redrawn to the new size: the clients rule spans the width, the detail wraps less.
+    tmux('resize-window', '-t', 'tui', '-x', '120', '-y', '30');
+    await waitFor(/^── clients \(1\) ─{105}$/m);
+    expect(last.replace(/\n$/, '').split('\n')).toHaveLength(30);
+    expect(last).toMatch(new RegExp(`NACK from ${NODE_ID} of ${v2.slice(0, 8)} \\(code 3\\): ${NACK_MESSAGE}`));
+    tmux('resize-window', '-t', 'tui', '-x', '80', '-y', '24');
+    await waitFor(/^── clients \(1\) ─{65}$/m);
+    fits();
+
     stream.cancel();
     await waitFor(/No proxy is connected\./);
   });

@@ -63,7 +63,7 @@ export class ClusterCatalog {
       this.#sotwBodies.clear();
       this.#sotwBodiesVersion = snapshot.version;
     }
-    const key = names ? names.join('\0') : '*';
+    const key = names ? JSON.stringify(names) : '*';
     let body = this.#sotwBodies.get(key);
     if (!body) {
       // Named subscriptions are as many as clients in the worst case: keep the cache bounded.
