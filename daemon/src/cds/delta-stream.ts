@@ -2,9 +2,8 @@ import type { ClusterCatalog } from './catalog.js';
 import type { ClientRecord, ClientRegistry } from './client-registry.js';
 import { bounded, checkTypeUrl, MAX_NACK_MESSAGE_CHARS, MAX_NODE_CHARS, type DeltaDiscoveryRequestMessage, nextNonce } from './messages.js';
 import type { ResponseSink } from './sotw-stream.js';
-import type { ClusterSnapshot, SnapshotResource } from './snapshot.js';
 import { HeldVersions } from './held-versions.js';
-import type { SnapshotDiff } from './snapshot-diff.js';
+import type { ClusterSnapshot, SnapshotResource } from './snapshot.js';
 import { encodeDeltaResponse, withNonce } from './wire.js';
 
 /**

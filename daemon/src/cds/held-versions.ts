@@ -24,10 +24,6 @@ export class HeldVersions {
     return this.#diff.keys();
   }
 
-  get differingCount(): number {
-    return this.#diff.size;
-  }
-
   get(name: string): string | null | undefined {
     const entry = this.#diff.get(name);
     if (entry === NOT_HELD) return undefined;
@@ -43,12 +39,6 @@ export class HeldVersions {
   delete(name: string): void {
     if (this.#base?.byName.has(name)) this.#diff.set(name, NOT_HELD);
     else this.#diff.delete(name);
-  }
-
-  /** Every name held (with a version or as removed). */
-  *names(): IterableIterator<string> {
-    if (this.#base) for (const r of this.#base.resources) if (this.#diff.get(r.name) !== NOT_HELD) yield r.name;
-    for (const [name, entry] of this.#diff) if (entry !== NOT_HELD && !this.#base?.byName.has(name)) yield name;
   }
 
   /**
