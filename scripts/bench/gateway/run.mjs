@@ -61,7 +61,13 @@ function parseWrk(out) {
 }
 
 const wrkArgs = (url, seconds) => [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', url];
-const wrk = (url) => parseWrk(execFileSync('wrk', wrkArgs(url, SECONDS), { encoding: 'utf8' }));
+/** Runs wrk without blocking this process's event loop (a blocked loop would leave stale keep-alive sockets in fetch's pool). */
+function wrk(url) {
+  const child = spawn('wrk', wrkArgs(url, SECONDS), { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  return new Promise((resolve) => child.on('exit', () => resolve(parseWrk(out))));
+}
 
 /** wrk until stop() (SIGINT makes wrk stop and print its summary). */
 function wrkInBackground(url) {
@@ -176,7 +182,7 @@ try {
     PORTICO_CDS_ADDR: `127.0.0.1:${cdsPort}`,
     PORTICO_LOG_LEVEL: 'warn',
   };
-  const daemon = spawn(process.execPath, [join(ROOT, 'daemon/bin/portico.js'), 'daemon', '--mode', 'gateway', '-f', configFile], { cwd: dir, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const daemon = spawn(process.execPath, [join(ROOT, 'daemon/bin/portico.js'), 'daemon', '--mode', 'gateway', '-f', configFile], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
   children.push(daemon);
 
   const direct = `http://127.0.0.1:${backendPort}${PATH}`;
@@ -190,9 +196,9 @@ try {
 
   console.log(`gateway benchmark: ${Buffer.byteLength(body)}-byte JSON from nginx, wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s on loopback, ${(await import('node:os')).cpus().length} cores`);
   const results = [
-    ['backend directly', wrk(direct)],
-    ['through Portico', wrk(viaPortico)],
-    ['through nginx proxy', wrk(viaNginx)],
+    ['backend directly', await wrk(direct)],
+    ['through Portico', await wrk(viaPortico)],
+    ['through nginx proxy', await wrk(viaNginx)],
   ];
   for (const [name, r] of results) {
     console.log(`  ${name.padEnd(22)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  errors ${r.non2xx + r.socketErrors}`);
