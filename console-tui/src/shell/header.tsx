@@ -33,16 +33,59 @@ export function Header({ live, url }: { live: LiveState; url: string }): ReactNo
 }
 
 /** The views as tabs; the current one in brackets (and inverse), so it reads without colour. */
-export function TabBar({ views, currentId }: { views: readonly ViewDefinition[]; currentId: string }): ReactNode {
+export function TabBar({ views, currentId, width }: { views: readonly ViewDefinition[]; currentId: string; width: number }): ReactNode {
+  const { shown, hiddenBefore, hiddenAfter } = tabWindow(views.map((v) => v.title), Math.max(0, views.findIndex((v) => v.id === currentId)), width);
   return (
     <Text wrap="truncate-end">
-      {views.map((v) =>
-        v.id === currentId ? (
+      {hiddenBefore > 0 ? <Text dimColor>{`‹${hiddenBefore}`}</Text> : null}
+      {shown.map((i) => {
+        const v = views[i]!;
+        return v.id === currentId ? (
           <Text key={v.id} bold inverse>{` [${v.title}] `}</Text>
         ) : (
-          <Text key={v.id}>{`  ${v.title}  `}</Text>
-        ),
-      )}
+          <Text key={v.id}>{` ${v.title} `}</Text>
+        );
+      })}
+      {hiddenAfter > 0 ? <Text dimColor>{`${hiddenAfter}›`}</Text> : null}
     </Text>
   );
+}
+
+export interface TabWindow {
+  /** Indexes of the titles shown, in order. */
+  shown: number[];
+  hiddenBefore: number;
+  hiddenAfter: number;
+}
+
+/**
+ * Which tabs fit in `width` columns: all when they do, else a run around the current one
+ * (which is always shown), with room for `‹N` / `N›` counts of the hidden ones.
+ */
+export function tabWindow(titles: readonly string[], current: number, width: number): TabWindow {
+  const cost = (i: number): number => titles[i]!.length + (i === current ? 4 : 2);
+  const all = titles.reduce((sum, _t, i) => sum + cost(i), 0);
+  if (all <= width) return { shown: titles.map((_t, i) => i), hiddenBefore: 0, hiddenAfter: 0 };
+  const marker = (hidden: number): number => (hidden > 0 ? String(hidden).length + 1 : 0);
+  let first = current;
+  let last = current;
+  let used = cost(current);
+  const fits = (from: number, to: number, total: number): boolean => total + marker(from) + marker(titles.length - 1 - to) <= width;
+  for (let grew = true; grew; ) {
+    grew = false;
+    // Prefer the tabs after the current one (where tab moves next), then before.
+    if (last + 1 < titles.length && fits(first, last + 1, used + cost(last + 1))) {
+      last += 1;
+      used += cost(last);
+      grew = true;
+    }
+    if (first > 0 && fits(first - 1, last, used + cost(first - 1))) {
+      first -= 1;
+      used += cost(first);
+      grew = true;
+    }
+  }
+  const shown: number[] = [];
+  for (let i = first; i <= last; i++) shown.push(i);
+  return { shown, hiddenBefore: first, hiddenAfter: titles.length - 1 - last };
 }
