@@ -76,7 +76,7 @@ function Shell({ store, source, views = VIEWS, flashMs = 4_000 }: Omit<AppProps,
 
   useKeyScope(GLOBAL_SCOPE, 'Global', [
     { keys: ['?'], description: 'show or hide this help', hint: 'help', run: () => setMode((m) => (m === 'help' ? 'normal' : 'help')) },
-    { keys: [':'], description: 'switch view: type its name, then Enter (Tab completes; see Commands)', hint: 'command', run: () => setCommand('') },
+    { keys: [':'], description: 'switch view: type its name and Enter (Tab completes)', hint: 'command', run: () => setCommand('') },
     { keys: ['tab'], description: 'next view', run: () => cycle(1) },
     { keys: ['shift+tab'], description: 'previous view', run: () => cycle(-1) },
     { keys: ['r'], description: 're-read the daemon status now', run: () => void store.refresh() },
