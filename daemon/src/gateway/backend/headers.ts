@@ -13,22 +13,25 @@ export type OutgoingHeaders = Record<string, string | string[]>;
 export function withoutHopByHop(headers: HeaderMap): OutgoingHeaders {
   const named = connectionTokens(headers);
   const out: OutgoingHeaders = {};
-  for (const [rawName, value] of Object.entries(headers)) {
+  for (const rawName in headers) {
+    const value = headers[rawName];
     if (value === undefined) continue;
     const name = rawName.toLowerCase();
-    if (HOP_BY_HOP.has(name) || name.startsWith('proxy-') || named.has(name)) continue;
-    const values = typeof value === 'string' ? [value] : [...value];
+    if (HOP_BY_HOP.has(name) || name.startsWith('proxy-') || (named !== null && named.has(name))) continue;
     const previous = out[name];
-    if (previous === undefined) out[name] = values.length === 1 ? values[0]! : values;
-    else out[name] = [...(typeof previous === 'string' ? [previous] : previous), ...values];
+    if (previous === undefined) out[name] = typeof value === 'string' ? value : value.length === 1 ? value[0]! : [...value];
+    else out[name] = [...(typeof previous === 'string' ? [previous] : previous), ...(typeof value === 'string' ? [value] : value)];
   }
   return out;
 }
 
-function connectionTokens(headers: HeaderMap): Set<string> {
-  const tokens = new Set<string>();
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.toLowerCase() !== 'connection' || value === undefined) continue;
+/** The header names the `Connection` header lists, or null when there is none. */
+function connectionTokens(headers: HeaderMap): Set<string> | null {
+  let tokens: Set<string> | null = null;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || name.toLowerCase() !== 'connection') continue;
+    tokens ??= new Set<string>();
     for (const line of typeof value === 'string' ? [value] : value) {
       for (const token of line.split(',')) if (token.trim()) tokens.add(token.trim().toLowerCase());
     }
@@ -47,20 +50,25 @@ export function responseHeaders(headers: HeaderMap): OutgoingHeaders {
 const LOGGED_REQUEST_HEADERS = ['accept', 'accept-encoding', 'content-length', 'content-type', 'host', 'referer', 'user-agent', 'x-forwarded-for', 'gateway-request-id'];
 const LOGGED_RESPONSE_HEADERS = ['cache-control', 'content-encoding', 'content-length', 'content-type', 'location', 'server', 'www-authenticate'];
 
+const LOGGED_REQUEST_SET: ReadonlySet<string> = new Set(LOGGED_REQUEST_HEADERS);
+const LOGGED_RESPONSE_SET: ReadonlySet<string> = new Set(LOGGED_RESPONSE_HEADERS);
+
 /** The allow-listed request headers for the log line (never Authorization, Cookie or the like). */
 export function loggedRequestHeaders(headers: HeaderMap, extra: readonly string[] = []): Record<string, string> {
-  return pick(headers, [...LOGGED_REQUEST_HEADERS, ...extra.map((h) => h.toLowerCase())]);
+  return pick(headers, extra.length === 0 ? LOGGED_REQUEST_SET : new Set([...LOGGED_REQUEST_HEADERS, ...extra.map((h) => h.toLowerCase())]));
 }
 
 export function loggedResponseHeaders(headers: HeaderMap): Record<string, string> {
-  return pick(headers, LOGGED_RESPONSE_HEADERS);
+  return pick(headers, LOGGED_RESPONSE_SET);
 }
 
-function pick(headers: HeaderMap, names: readonly string[]): Record<string, string> {
+function pick(headers: HeaderMap, names: ReadonlySet<string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [rawName, value] of Object.entries(headers)) {
+  for (const rawName in headers) {
+    const value = headers[rawName];
+    if (value === undefined) continue;
     const name = rawName.toLowerCase();
-    if (value === undefined || !names.includes(name)) continue;
+    if (!names.has(name)) continue;
     out[name] = typeof value === 'string' ? value : value.join(', ');
   }
   return out;
@@ -71,6 +79,7 @@ const SECRET_PARAM = /(token|secret|passw|pwd|auth|key|sig|code|session|credenti
 
 /** The URL for logs: no user info, secret-looking query values as `***`. */
 export function loggableUrl(url: URL): string {
+  if (url.username === '' && url.password === '' && (url.search === '' || !hasSecretParam(url.searchParams))) return url.href;
   const copy = new URL(url.href);
   copy.username = '';
   copy.password = '';
@@ -82,4 +91,9 @@ export function loggableUrl(url: URL): string {
     for (let i = 0; i < count; i++) copy.searchParams.append(name, '***');
   }
   return copy.href;
+}
+
+function hasSecretParam(params: URLSearchParams): boolean {
+  for (const name of params.keys()) if (SECRET_PARAM.test(name)) return true;
+  return false;
 }

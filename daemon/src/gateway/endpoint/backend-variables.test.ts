@@ -65,4 +65,38 @@ definitions {
       missing: null,
     });
   });
+
+  it('backend_request and backend_response show the exchange as it was, not as later modifiers changed it', async () => {
+    const backend = await startBackend((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'x-orig': 'from-backend', 'x-got': String(req.headers['x-client'] ?? ''), 'x-seen': String(req.headers['x-client-seen'] ?? '') });
+      res.end('ok');
+    });
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/snap" {
+    proxy {
+      backend = "b"
+      remove_response_headers = ["x-orig"]
+    }
+  }
+}
+definitions {
+  backend "b" {
+    origin = "${backend.origin}"
+    remove_request_headers = ["x-client"]
+    set_request_headers = { x-client-seen = backend_request.headers.x-client }
+    set_response_headers = { x-orig-seen = backend_response.headers.x-orig }
+  }
+}
+`);
+    const res = await send(gw.url('/'), '/snap', { headers: { 'x-client': 'c1' } });
+    expect(res.status).toBe(200);
+    // The backend block's request modifiers read the request before they removed x-client.
+    expect(res.headers['x-got']).toBe('');
+    expect(res.headers['x-seen']).toBe('c1');
+    // The backend block's response modifiers read the answer before the proxy's removed x-orig.
+    expect(res.headers['x-orig-seen']).toBe('from-backend');
+    expect(res.headers['x-orig']).toBeUndefined();
+  });
 });

@@ -27,22 +27,23 @@ export async function runBody(body: HandlerBody, env: BodyEnv): Promise<BodyOutc
   const results = new Map<string, UpstreamResult>();
   const failures = new Map<string, GatewayError>();
   const dependsOn = (name: string): readonly string[] => block(body, name)?.config.dependsOn ?? [];
+  const runOne = async (name: string): Promise<void> => {
+    const failedDep = dependsOn(name).find((d) => failures.has(d));
+    if (failedDep !== undefined) {
+      const cause = failures.get(failedDep) as GatewayError;
+      failures.set(name, new GatewayError('sequence', `"${name}" did not run: "${failedDep}" failed: ${cause.detail}`, { cause }));
+      return;
+    }
+    try {
+      results.set(name, await runUpstream(block(body, name) as UpstreamBlock, upstreamEnv));
+    } catch (error) {
+      failures.set(name, asGatewayError(error, 'backend'));
+    }
+  };
   for (const stage of body.stages) {
-    await Promise.all(
-      stage.map(async (name) => {
-        const failedDep = dependsOn(name).find((d) => failures.has(d));
-        if (failedDep !== undefined) {
-          const cause = failures.get(failedDep) as GatewayError;
-          failures.set(name, new GatewayError('sequence', `"${name}" did not run: "${failedDep}" failed: ${cause.detail}`, { cause }));
-          return;
-        }
-        try {
-          results.set(name, await runUpstream(block(body, name) as UpstreamBlock, upstreamEnv));
-        } catch (error) {
-          failures.set(name, asGatewayError(error, 'backend'));
-        }
-      }),
-    );
+    // One block (the usual proxy) needs no Promise.all.
+    if (stage.length === 1) await runOne(stage[0] as string);
+    else await Promise.all(stage.map(runOne));
   }
   if (failures.size > 0) {
     discard(results);

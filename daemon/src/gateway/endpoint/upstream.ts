@@ -46,7 +46,8 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   if (!backend) throw new GatewayError('configuration', `${block.kind} "${name}": backend "${block.config.backend}" is not defined`);
   const outgoing = block.kind === 'proxy' ? proxyRequest(block.config, backend, env) : requestBlockRequest(block.config, backend, env);
   const facts: BackendRequestFacts = { id: ctx.request.id, method: outgoing.method, url: outgoing.url, headers: outgoing.headers, body: Buffer.isBuffer(outgoing.body) ? outgoing.body : null };
-  const backendScope = scope.forBackend(facts, null);
+  // The backend block's expressions see the request as it was before the block changed it.
+  const backendScope = scope.forBackend({ ...facts, headers: { ...outgoing.headers }, url: new URL(outgoing.url.href) }, null);
   finishBackendRequest(outgoing, backend, backendScope, ctx);
   scope.recordBackendRequest(name, facts);
 
@@ -64,7 +65,8 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   const streams = env.clientBlock === name && !env.plan.allResponseBodies && !env.plan.responseBodies.has(name) && !env.plan.backendResponseBodies.has(backend.name);
   const body = streams ? response.body : await readAll(response.body, env.signal);
   const headers = endToEndHeaders(response.headers);
-  resFacts = { status: response.status, headers, body: Buffer.isBuffer(body) ? body : null };
+  // A copy: response modifiers change `headers` later, and the variable shows the backend's answer.
+  resFacts = { status: response.status, headers: { ...headers }, body: Buffer.isBuffer(body) ? body : null };
   const contexts: ResponseContext[] = [
     ...(block.kind === 'proxy' ? [{ modifiers: block.config.modifiers, scope, status: false }] : []),
     { modifiers: backend.modifiers, scope: scope.forBackend(facts, resFacts), status: true },

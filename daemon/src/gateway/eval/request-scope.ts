@@ -44,14 +44,19 @@ export interface RequestScopeOptions {
  * `form_body` / `json_body` are empty, as for a streamed body in the peer.
  */
 export class RequestScope implements EvalScope {
-  readonly functions: FunctionTable = requestFunctions();
+  private functionTable: FunctionTable | null = null;
   private body: Buffer | null = null;
   private requestVar: Record<string, unknown> | null = null;
   private backendsVar: Record<string, unknown> | null = null;
-  private readonly backendRequests = new Map<string, Record<string, unknown>>();
-  private readonly backendResponses = new Map<string, Record<string, unknown>>();
+  // Facts are kept as they come; their variables are built only if an expression reads them.
+  private readonly backendRequests = new Map<string, LazyVariable<BackendRequestFacts>>();
+  private readonly backendResponses = new Map<string, LazyVariable<BackendResponseFacts>>();
 
   constructor(private readonly options: RequestScopeOptions) {}
+
+  get functions(): FunctionTable {
+    return (this.functionTable ??= requestFunctions());
+  }
 
   get request(): RequestInfo {
     return this.options.request;
@@ -68,11 +73,11 @@ export class RequestScope implements EvalScope {
   }
 
   recordBackendRequest(label: string, facts: BackendRequestFacts): void {
-    this.backendRequests.set(label, backendRequestVariable(facts));
+    this.backendRequests.set(label, new LazyVariable(facts, backendRequestVariable));
   }
 
   recordBackendResponse(label: string, facts: BackendResponseFacts): void {
-    this.backendResponses.set(label, backendResponseVariable(facts));
+    this.backendResponses.set(label, new LazyVariable(facts, backendResponseVariable));
   }
 
   resolve(root: string): unknown {
@@ -86,9 +91,9 @@ export class RequestScope implements EvalScope {
       case 'backends':
         return (this.backendsVar ??= this.buildBackends());
       case 'backend_requests':
-        return Object.fromEntries(this.backendRequests);
+        return variables(this.backendRequests);
       case 'backend_responses':
-        return Object.fromEntries(this.backendResponses);
+        return variables(this.backendResponses);
       default:
         return undefined;
     }
@@ -96,16 +101,7 @@ export class RequestScope implements EvalScope {
 
   /** A scope for expressions of a backend block: adds `backend_request` and, once received, `backend_response`. */
   forBackend(request: BackendRequestFacts, response: BackendResponseFacts | null): EvalScope {
-    const backendRequest = backendRequestVariable(request);
-    const backendResponse = response ? backendResponseVariable(response) : undefined;
-    return {
-      functions: this.functions,
-      resolve: (root) => {
-        if (root === 'backend_request') return backendRequest;
-        if (root === 'backend_response') return backendResponse;
-        return this.resolve(root);
-      },
-    };
+    return new BackendScope(this, new LazyVariable(request, backendRequestVariable), response ? new LazyVariable(response, backendResponseVariable) : null);
   }
 
   private buildRequest(): Record<string, unknown> {
@@ -134,6 +130,45 @@ export class RequestScope implements EvalScope {
       out[name] = { health: h ? { error: h.error, healthy: h.healthy, state: h.state } : { error: '', healthy: true, state: 'healthy' } };
     }
     return out;
+  }
+}
+
+/** A variable built from its facts on first read. */
+class LazyVariable<F> {
+  #value: Record<string, unknown> | null = null;
+
+  constructor(
+    private readonly facts: F,
+    private readonly build: (facts: F) => Record<string, unknown>,
+  ) {}
+
+  get value(): Record<string, unknown> {
+    return (this.#value ??= this.build(this.facts));
+  }
+}
+
+function variables<F>(lazy: ReadonlyMap<string, LazyVariable<F>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [label, variable] of lazy) out[label] = variable.value;
+  return out;
+}
+
+/** The scope of a backend block's expressions: the request's, plus `backend_request` and `backend_response`. */
+class BackendScope implements EvalScope {
+  constructor(
+    private readonly parent: RequestScope,
+    private readonly request: LazyVariable<BackendRequestFacts>,
+    private readonly response: LazyVariable<BackendResponseFacts> | null,
+  ) {}
+
+  get functions(): FunctionTable {
+    return this.parent.functions;
+  }
+
+  resolve(root: string): unknown {
+    if (root === 'backend_request') return this.request.value;
+    if (root === 'backend_response') return this.response?.value;
+    return this.parent.resolve(root);
   }
 }
 

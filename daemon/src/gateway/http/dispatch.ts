@@ -67,7 +67,7 @@ export async function dispatch(input: DispatchInput, placement: Placement): Prom
   placement.pathParams = match.params;
   placement.wildcard = match.rest;
 
-  for (const target of orderTargets(match.value.targets)) {
+  for (const target of match.value.targets) {
     if (target.kind === 'files') {
       placeTarget(srv, target, placement);
       const preflight = answerPreflight(target.cors, method, input.request.headers);
@@ -107,11 +107,6 @@ export async function dispatch(input: DispatchInput, placement: Placement): Prom
   }
   // Only files routes matched, and none had the file: a 404 in the block the path is under.
   throw new GatewayError('route_not_found', `no file for ${input.path}`);
-}
-
-function orderTargets(targets: readonly RouteTarget[]): RouteTarget[] {
-  const rank = { files: 0, endpoint: 1, spa: 2 } as const;
-  return [...targets].sort((a, b) => rank[a.kind] - rank[b.kind]);
 }
 
 /** Placement by path alone: the api (JSON errors) or files block the path is under, else the server. */

@@ -10,7 +10,7 @@ import type { GatewayConfig } from '../config/model.js';
 import type { BackendSet, EndpointHandler, GatewayLogSink, ReloadTarget } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { createGatewayLogSink, isConfigurableLogSink, logSinkSettings } from '../logs/log-sink.js';
-import { handleRequest, type RequestSlot } from './request-pipeline.js';
+import { handleRequest, type PipelineDeps, type RequestSlot } from './request-pipeline.js';
 import { buildRuntime, type Runtime } from './runtime.js';
 
 export interface GatewayServerLogger {
@@ -64,9 +64,18 @@ export class GatewayServer implements ReloadTarget {
   #queue: Promise<unknown> = Promise.resolve();
   #stopping: Promise<void> | null = null;
 
+  /** What each request's pipeline reads of this server (one object, not one per request). */
+  readonly #deps: PipelineDeps;
+
   constructor(options: GatewayServerOptions) {
     this.#options = options;
     this.#logSink = options.logSink ?? createGatewayLogSink();
+    this.#deps = {
+      endpointHandler: options.endpointHandler,
+      logSink: this.#logSink,
+      isDraining: () => this.#draining,
+      isClosing: (port: number) => this.#listeners.get(port)?.closing ?? true,
+    };
   }
 
   /** True once stop() began (the health path answers 500). */
@@ -191,15 +200,9 @@ export class GatewayServer implements ReloadTarget {
       if (!res.writableFinished) controller.abort(new GatewayError('client_request', 'client closed the connection'));
     });
     const slot: RequestSlot = { runtime: current.runtime, port: listener.port, controller };
-    const deps = {
-      endpointHandler: this.#options.endpointHandler,
-      logSink: this.#logSink,
-      isDraining: () => this.#draining,
-      isClosing: (port: number) => this.#listeners.get(port)?.closing ?? true,
-    };
     const entry: InFlight = {
       controller,
-      done: handleRequest(deps, slot, req, res)
+      done: handleRequest(this.#deps, slot, req, res)
         .catch((error: unknown) => {
           this.#options.logger.error('gateway request failed', { error: error instanceof Error ? error.message : String(error) });
           if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('internal error\n');

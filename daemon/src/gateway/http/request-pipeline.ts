@@ -4,7 +4,6 @@
  * front's own response header modifiers, the request id header, secure cookies, gzip.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { AccessLogFields, EndpointHandler, GatewayLogSink, GatewayResponse, RequestInfo } from '../contracts.js';
 import { errorResponse } from '../errors/error-response.js';
@@ -67,12 +66,13 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
     }
   }
 
-  const scope = new RequestScope({ config: runtime.config, request: { ...info, pathParams: placement.pathParams, wildcard: placement.wildcard }, health: runtime.backends.health });
+  // The front's own expressions (its response header modifiers, custom_log_fields) see the request; most requests have none.
+  const scope = placement.modifiers.length > 0 || placement.customLogFields.length > 0 ? new RequestScope({ config: runtime.config, request: { ...info, pathParams: placement.pathParams, wildcard: placement.wildcard }, health: runtime.backends.health }) : null;
   const headers = response.headers;
   if (!health) {
     if (placement.cors) Object.assign(headers, mergeVary(headers.vary, corsHeaders(placement.cors, method, req.headers, placement.allowedMethods)));
     try {
-      for (const modifiers of placement.modifiers) applyResponseHeaderModifiers(headers, modifiers, scope);
+      if (scope) for (const modifiers of placement.modifiers) applyResponseHeaderModifiers(headers, modifiers, scope);
     } catch (error) {
       log.errorDetail = `response header modifiers: ${error instanceof Error ? error.message : String(error)}`;
     }
@@ -85,7 +85,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   const responseBytes = await send(res, final);
 
   // The endpoint handler evaluates an endpoint's fields itself (with the body and backend responses in scope).
-  const custom = placement.endpoint && log.custom ? {} : evalCustomLogFields(placement.customLogFields, scope, (error) =>
+  const custom = (placement.endpoint && log.custom) || !scope ? {} : evalCustomLogFields(placement.customLogFields, scope, (error) =>
     deps.logSink.write({ timestamp: new Date().toISOString(), level: 'error', type: 'gateway_daemon', uid: id, message: `custom_log_fields: ${error.detail}` }),
   );
   deps.logSink.write(
@@ -147,13 +147,28 @@ async function send(res: ServerResponse, response: GatewayResponse): Promise<num
     res.end(body);
     return body.length;
   }
-  let bytes = 0;
-  (body as Readable).on('data', (chunk: Buffer | string) => (bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length));
-  try {
-    await pipeline(body, res);
-  } catch {
-    // The client went away or the body failed mid-stream: the status is already sent, so the socket is closed.
-    res.destroy();
-  }
-  return bytes;
+  return pipeBody(body, res);
+}
+
+/**
+ * Streams a body into the response; resolves with the bytes read from it once the response
+ * closed (finished, or the client went away). A failing body, or a client going away, ends
+ * both sides: the status is already sent, so the socket is closed.
+ */
+function pipeBody(body: Readable, res: ServerResponse): Promise<number> {
+  return new Promise((resolve) => {
+    let bytes = 0;
+    body.on('error', () => res.destroy());
+    if (res.destroyed || res.closed) {
+      body.destroy();
+      resolve(0);
+      return;
+    }
+    body.on('data', (chunk: Buffer | string) => (bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length));
+    res.once('close', () => {
+      if (!body.readableEnded) body.destroy();
+      resolve(bytes);
+    });
+    body.pipe(res);
+  });
 }

@@ -16,7 +16,10 @@ export type RouteTarget =
   | { readonly kind: 'files'; readonly files: FilesConfig; readonly cors: CorsConfig | null }
   | { readonly kind: 'spa'; readonly spa: SpaConfig; readonly cors: CorsConfig | null };
 
-/** Targets whose patterns route the same paths (e.g. files at `/` and a spa's `/**`): an existing file wins, then an endpoint, then the spa. */
+/** The order in which a group's targets are tried. */
+const TARGET_RANK = { files: 0, endpoint: 1, spa: 2 } as const;
+
+/** Targets whose patterns route the same paths (e.g. files at `/` and a spa's `/**`): an existing file wins, then an endpoint, then the spa; kept in that order. */
 export interface RouteGroup {
   readonly targets: RouteTarget[];
 }
@@ -94,6 +97,7 @@ function buildServer(server: ServerConfig, templateFor: (file: string | null, fa
     const group = groups.get(key);
     if (group) {
       group.targets.push(target);
+      group.targets.sort((a, b) => TARGET_RANK[a.kind] - TARGET_RANK[b.kind]);
       return;
     }
     const created: RouteGroup = { targets: [target] };

@@ -20,8 +20,9 @@ function checkArity(name: string, labelNames: readonly string[], values: LabelVa
   if (values.length !== labelNames.length) throw new Error(`metric ${name}: expected ${labelNames.length} label values (${labelNames.join(', ')}), got ${values.length}`);
 }
 
+/** Label values joined by a separator no label value carries (they are names, patterns, methods and codes). */
 function keyOf(values: LabelValues): string {
-  return JSON.stringify(values);
+  return values.length === 1 ? (values[0] as string) : values.join('\u0000');
 }
 
 function pairs(labelNames: readonly string[], values: LabelValues): [string, string][] {
