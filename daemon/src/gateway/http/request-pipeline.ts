@@ -144,8 +144,10 @@ async function send(res: ServerResponse, response: GatewayResponse): Promise<num
     return 0;
   }
   if (Buffer.isBuffer(body)) {
+    // A client that went away gets nothing, and the access line says so.
+    const gone = res.destroyed;
     res.end(body);
-    return body.length;
+    return gone ? 0 : body.length;
   }
   return pipeBody(body, res);
 }
