@@ -1,5 +1,5 @@
 // Gateway benchmark, one run on loopback:
-//   1. the same backend (nginx serving a 1 KiB JSON file) loaded directly, through Portico and
+//   1. the same backend (nginx serving an 858-byte JSON file) loaded directly, through Portico and
 //      through an nginx reverse proxy, with wrk at fixed concurrency: req/s, p50/p99 and the
 //      ratios Portico/direct and Portico/nginx;
 //   2. reload latency: 100 saves of the config file, each timed from the write to the first
@@ -7,12 +7,12 @@
 //   3. failed requests while 100 reloads happen under wrk load (must be 0).
 // Needs a build (npm run build), nginx and wrk (apt-get install -y nginx wrk).
 //   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_THREADS=1 BENCH_RELOADS=100 node scripts/bench/gateway/run.mjs
-import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -21,94 +21,13 @@ const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const RELOADS = Number(process.env.BENCH_RELOADS ?? 100);
 const PATH = '/bench/item.json';
 
-function need(command) {
-  try {
-    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
-  } catch {
-    console.error(`bench: ${command} is not installed; run: apt-get install -y nginx wrk`);
-    process.exit(2);
-  }
-}
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(check, what, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`bench: ${what} not ready after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function parseWrk(out) {
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
-  const p50 = /50%\s+(\S+)/.exec(out)?.[1] ?? '?';
-  const p99 = /99%\s+(\S+)/.exec(out)?.[1] ?? '?';
-  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
-  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
-  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  const socketErrors = socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0;
-  return { rps, p50, p99, requests, non2xx, socketErrors };
-}
-
-const wrkArgs = (url, seconds) => [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', url];
-/** Runs wrk without blocking this process's event loop (a blocked loop would leave stale keep-alive sockets in fetch's pool). */
-function wrk(url) {
-  const child = spawn('wrk', wrkArgs(url, SECONDS), { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  return new Promise((resolve) => child.on('exit', () => resolve(parseWrk(out))));
-}
-
-/** wrk until stop() (SIGINT makes wrk stop and print its summary). */
+const wrkOptions = { threads: THREADS, connections: CONNECTIONS };
+const wrk = (url) => startWrk(url, { ...wrkOptions, seconds: SECONDS }).done;
+/** wrk until stop(). */
 function wrkInBackground(url) {
-  const child = spawn('wrk', wrkArgs(url, 3600), { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  const done = new Promise((resolve) => child.on('exit', () => resolve(parseWrk(out))));
-  return {
-    stop() {
-      child.kill('SIGINT');
-      return done;
-    },
-  };
-}
-
-function nginxConf(dir, name, server) {
-  const base = join(dir, name);
-  mkdirSync(base, { recursive: true });
-  writeFileSync(
-    join(base, 'nginx.conf'),
-    `worker_processes 1;
-pid ${base}/nginx.pid;
-error_log ${base}/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  client_body_temp_path ${base}/tmp-body;
-  proxy_temp_path ${base}/tmp-proxy;
-  fastcgi_temp_path ${base}/tmp-fastcgi;
-  uwsgi_temp_path ${base}/tmp-uwsgi;
-  scgi_temp_path ${base}/tmp-scgi;
-  types { application/json json; }
-${server}
-}
-`,
-  );
-  return base;
+  const run = startWrk(url, { ...wrkOptions, seconds: 3600 });
+  children.push(run.child);
+  return run;
 }
 
 /** The Portico config under test; `revision` goes into a response header so a reload is observable. */
@@ -144,8 +63,8 @@ const cleanup = () => {
 };
 process.on('exit', cleanup);
 
-function startNginx(base) {
-  const child = spawn('nginx', ['-p', base, '-c', join(base, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'inherit' });
+function runNginx(base) {
+  const child = startNginx(base);
   children.push(child);
   return child;
 }
@@ -157,9 +76,9 @@ try {
   const www = join(dir, 'www');
   mkdirSync(join(www, 'bench'), { recursive: true });
   const item = JSON.stringify({ id: 1, items: Array.from({ length: 20 }, (_, i) => ({ n: i, name: `item number ${i}`, ok: true })) });
-  writeFileSync(join(www, PATH), item.slice(0, 1024));
-  startNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${www}; }`));
-  startNginx(
+  writeFileSync(join(www, PATH), item);
+  runNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${www}; }`));
+  runNginx(
     nginxConf(
       dir,
       'proxy',
@@ -192,7 +111,7 @@ try {
   await waitFor(async () => (await fetch(viaNginx)).ok, 'proxy nginx');
   await waitFor(async () => (await fetch(viaPortico)).ok, 'portico');
   const body = await (await fetch(viaPortico)).text();
-  if (body !== item.slice(0, 1024)) throw new Error('bench: Portico answered a different body than the backend');
+  if (body !== item) throw new Error('bench: Portico answered a different body than the backend');
 
   console.log(`gateway benchmark: ${Buffer.byteLength(body)}-byte JSON from nginx, wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s on loopback, ${(await import('node:os')).cpus().length} cores`);
   const results = [

@@ -5,10 +5,10 @@
 //   BENCH_RECORDS=10000 BENCH_SECONDS=10 BENCH_CONNECTIONS=8 BENCH_THREADS=1 node scripts/bench/infosessions/run.mjs
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 10_000);
@@ -16,25 +16,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const PATH = '/v2/resources/infosessions.json';
-
-function need(command) {
-  try {
-    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
-  } catch {
-    console.error(`bench: ${command} is not installed; run: apt-get install -y nginx wrk`);
-    process.exit(2);
-  }
-}
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 /** RECORDS rows in our layout: the sample's real sessions repeated with new ids and spread dates. */
 function generateCsv(file) {
@@ -64,24 +45,8 @@ function generateCsv(file) {
   writeFileSync(file, out.join('\r\n') + '\r\n');
 }
 
-async function waitFor(check, what, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`bench: ${what} not ready after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function wrk(url) {
-  const out = execFileSync('wrk', [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', url], { encoding: 'utf8' });
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
-  const transfer = /Transfer\/sec:\s+(\S+)/.exec(out)?.[1] ?? '?';
-  const p50 = /50%\s+(\S+)/.exec(out)?.[1] ?? '?';
-  const p99 = /99%\s+(\S+)/.exec(out)?.[1] ?? '?';
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? '0';
-  return { rps, transfer, p50, p99, errors };
-}
+/** wrk for SECONDS at fixed concurrency; resolves with its figures. */
+const wrk = (url) => startWrk(url, { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS }).done;
 
 need('nginx');
 need('wrk');
@@ -123,45 +88,21 @@ try {
   // nginx: one worker (the daemon is one event loop too), the captured bytes as a static file.
   mkdirSync(join(dir, 'www/v2/resources'), { recursive: true });
   writeFileSync(join(dir, 'www', PATH), Buffer.from(body));
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/nginx-error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 100000;
-  client_body_temp_path ${dir}/tmp-body;
-  proxy_temp_path ${dir}/tmp-proxy;
-  fastcgi_temp_path ${dir}/tmp-fastcgi;
-  uwsgi_temp_path ${dir}/tmp-uwsgi;
-  scgi_temp_path ${dir}/tmp-scgi;
-  types { application/json json; }
-  server {
-    listen 127.0.0.1:${nginxPort};
-    root ${dir}/www;
-  }
-}
-`,
-  );
-  const nginx = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'inherit' });
-  children.push(nginx);
+  const nginxDir = nginxConf(dir, 'nginx', `  server {\n    listen 127.0.0.1:${nginxPort};\n    root ${dir}/www;\n  }`);
+  children.push(startNginx(nginxDir));
   const nginxUrl = `http://127.0.0.1:${nginxPort}${PATH}?key=${key}`;
   await waitFor(async () => (await fetch(nginxUrl)).ok, 'nginx', 5_000).catch((error) => {
     let log = '';
     try {
-      log = readFileSync(join(dir, 'nginx-error.log'), 'utf8');
+      log = readFileSync(join(nginxDir, 'error.log'), 'utf8');
     } catch {}
     throw new Error(`${error.message}\n${log}`);
   });
 
   console.log(`infosessions benchmark: ${RECORDS} records, ${body.byteLength} bytes per answer, wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s on loopback`);
-  const portico = wrk(daemonUrl);
-  const staticFile = wrk(nginxUrl);
-  const row = (name, r) => `${name.padEnd(26)} ${r.rps.toFixed(1).padStart(10)} req/s  ${r.transfer.padStart(9)}/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  non-2xx ${r.errors}`;
+  const portico = await wrk(daemonUrl);
+  const staticFile = await wrk(nginxUrl);
+  const row = (name, r) => `${name.padEnd(26)} ${r.rps.toFixed(1).padStart(10)} req/s  ${r.transfer.padStart(9)}/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  non-2xx ${r.non2xx}`;
   console.log(row('portico endpoint (JSON)', portico));
   console.log(row('nginx static file', staticFile));
   console.log(`ratio portico / nginx: ${(portico.rps / staticFile.rps).toFixed(3)} (${((portico.rps / staticFile.rps) * 100).toFixed(1)}% of static-file throughput)`);

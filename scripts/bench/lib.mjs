@@ -1,0 +1,103 @@
+// What the wrk/nginx benchmarks share: tool checks, free ports, readiness polling, running wrk
+// and reading its summary, and a throwaway nginx configuration.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** Exits with a hint when `command` is not installed. */
+export function need(command) {
+  try {
+    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+  } catch {
+    console.error(`bench: ${command} is not installed; run: apt-get install -y nginx wrk`);
+    process.exit(2);
+  }
+}
+
+/** A loopback port nothing listens on right now. */
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Polls `check` every 100 ms until it resolves truthy; throws after `ms`. */
+export async function waitFor(check, what, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`bench: ${what} not ready after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The figures of a wrk summary (run with --latency). */
+export function parseWrk(out) {
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+  const transfer = /Transfer\/sec:\s+(\S+)/.exec(out)?.[1] ?? '?';
+  const p50 = /50%\s+(\S+)/.exec(out)?.[1] ?? '?';
+  const p99 = /99%\s+(\S+)/.exec(out)?.[1] ?? '?';
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const socketErrors = socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0;
+  return { rps, transfer, p50, p99, requests, non2xx, socketErrors };
+}
+
+/**
+ * Starts wrk on `url` without blocking this process's event loop (a blocked loop would leave
+ * stale keep-alive sockets in fetch's pool). `done` resolves with the parsed summary; `stop()`
+ * interrupts it (wrk prints its summary on SIGINT) and resolves the same.
+ */
+export function startWrk(url, { threads, connections, seconds }) {
+  const child = spawn('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const done = new Promise((resolve) => child.on('exit', () => resolve(parseWrk(out))));
+  return {
+    child,
+    done,
+    stop() {
+      child.kill('SIGINT');
+      return done;
+    },
+  };
+}
+
+/** Writes `<dir>/<name>/nginx.conf`: one worker, no access log, temp paths inside, `server` blocks as given. Returns the folder. */
+export function nginxConf(dir, name, server) {
+  const base = join(dir, name);
+  mkdirSync(base, { recursive: true });
+  writeFileSync(
+    join(base, 'nginx.conf'),
+    `worker_processes 1;
+pid ${base}/nginx.pid;
+error_log ${base}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  client_body_temp_path ${base}/tmp-body;
+  proxy_temp_path ${base}/tmp-proxy;
+  fastcgi_temp_path ${base}/tmp-fastcgi;
+  uwsgi_temp_path ${base}/tmp-uwsgi;
+  scgi_temp_path ${base}/tmp-scgi;
+  types { application/json json; }
+${server}
+}
+`,
+  );
+  return base;
+}
+
+/** Runs nginx in the foreground on a folder made by nginxConf. */
+export function startNginx(base) {
+  return spawn('nginx', ['-p', base, '-c', join(base, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'inherit' });
+}
