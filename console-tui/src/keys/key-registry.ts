@@ -92,6 +92,31 @@ export class KeyRegistry {
   #snapshot: readonly KeyScope[] = [];
   #listeners = new Set<() => void>();
   #shape = '';
+  /** An open text prompt: it takes every key until it closes, even later keys of the same input chunk. */
+  #captor: ((name: string) => void) | null = null;
+
+  /** Routes every key to `captor` (a prompt that just opened) instead of the bindings. */
+  capture(captor: (name: string) => void): void {
+    this.#captor = captor;
+  }
+
+  /** Ends `captor`'s capture (a no-op when another one holds it). */
+  release(captor: (name: string) => void): void {
+    if (this.#captor === captor) this.#captor = null;
+  }
+
+  /**
+   * One key press: to the capturing prompt if one is open, else the binding of the innermost
+   * scope that has it. A prompt opened by a key gets the keys after it in the same chunk (a
+   * paste of `/term` filters by "term" instead of running the bindings of t, e, r, m).
+   */
+  press(name: string): boolean {
+    if (this.#captor) {
+      this.#captor(name);
+      return true;
+    }
+    return this.dispatch(name);
+  }
 
   /** Adds or replaces a scope; the global scope always comes first, then scopes in arrival order. */
   set(scope: KeyScope): void {

@@ -89,7 +89,7 @@ function Shell({ store, source, views = VIEWS, flashMs = 4_000 }: Omit<AppProps,
     for (const name of keyNames(input, key)) {
       const text = commandRef.current;
       if (text === null) {
-        registry.dispatch(name);
+        registry.press(name);
         continue;
       }
       const edit = editCommand(views, text, name);

@@ -127,6 +127,17 @@ describe('infosessions view', () => {
     await shows(term, '3 sessions');
   });
 
+  it('a pasted "/text" goes into the filter whole, its letters never running as commands', async () => {
+    const { source, term } = await start(infosessionsView);
+    await shows(term, '3 sessions');
+    // One input chunk, as a paste or tmux send-keys delivers it: q and r would quit and refresh.
+    await term.press('/qrdeloitte');
+    expect(term.text()).toContain('/qrdeloitte█');
+    await term.press(KEYS.backspace.repeat(10), 'deloitte\r');
+    await shows(term, '1 matching "deloitte"');
+    expect(source.searches.at(-1)).toBe('deloitte');
+  });
+
   it('shows a file that could not be read, and refetches on an infosessions.reloaded event', async () => {
     const { source, term } = await start(infosessionsView);
     await shows(term, '3 sessions');

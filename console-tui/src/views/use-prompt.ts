@@ -1,7 +1,6 @@
-import { useRef, useState } from 'react';
-import { useInput } from 'ink';
-import { keyNames, type KeyScopeState } from '../keys/key-registry.js';
-import { useKeyScope } from '../keys/use-keys.js';
+import { useLayoutEffect, useRef, useState } from 'react';
+import type { KeyScopeState } from '../keys/key-registry.js';
+import { useKeyRegistry, useKeyScope } from '../keys/use-keys.js';
 
 // Every key a prompt swallows so the view's and the global bindings (q, ?, :) stay quiet while typing.
 const SWALLOWED = [
@@ -20,6 +19,7 @@ export interface Prompt {
  * keyboard: Enter submits, Esc cancels, Backspace deletes; it is listed in the `?` help.
  */
 export function usePrompt(id: string, keyState: KeyScopeState, onSubmit: (text: string) => void, onCancel: () => void = () => {}): Prompt {
+  const registry = useKeyRegistry();
   const [text, setTextState] = useState<string | null>(null);
   // Mirrors the state so several keys in one input chunk build on each other.
   const ref = useRef<string | null>(null);
@@ -27,27 +27,41 @@ export function usePrompt(id: string, keyState: KeyScopeState, onSubmit: (text: 
     ref.current = next;
     setTextState(next);
   };
+  const onKey = (name: string): void => {
+    const current = ref.current;
+    if (current === null) return;
+    if (name === 'enter') {
+      setText(null);
+      registry.release(captor);
+      onSubmit(current);
+    } else if (name === 'escape' || name === 'ctrl+c') {
+      setText(null);
+      registry.release(captor);
+      onCancel();
+    } else if (name === 'backspace') {
+      setText(Array.from(current).slice(0, -1).join(''));
+    } else if (Array.from(name).length === 1 && name >= ' ') {
+      setText(current + name);
+    }
+  };
+  // One stable function for the registry, always running this render's handler.
+  const onKeyRef = useRef(onKey);
+  onKeyRef.current = onKey;
+  const [captor] = useState(() => (name: string) => onKeyRef.current(name));
   const active = text !== null && keyState === 'active';
+  // The prompt keeps the keyboard only while its view is the live one (not behind the help, not switched away).
+  useLayoutEffect(() => {
+    if (active) registry.capture(captor);
+    else registry.release(captor);
+  }, [active, registry, captor]);
+  useLayoutEffect(() => () => registry.release(captor), [registry, captor]);
   useKeyScope(`${id}-prompt`, 'Prompt', [{ keys: SWALLOWED, label: 'text', description: 'typed into the prompt; Enter accepts, Esc cancels', run: () => {} }], text !== null ? keyState : 'off');
-  useInput(
-    (input, key) => {
-      for (const name of keyNames(input, key)) {
-        const current = ref.current;
-        if (current === null) return;
-        if (name === 'enter') {
-          setText(null);
-          onSubmit(current);
-        } else if (name === 'escape' || name === 'ctrl+c') {
-          setText(null);
-          onCancel();
-        } else if (name === 'backspace') {
-          setText(Array.from(current).slice(0, -1).join(''));
-        } else if (Array.from(name).length === 1 && name >= ' ') {
-          setText(current + name);
-        }
-      }
+  return {
+    text,
+    open: (initial = '') => {
+      setText(initial);
+      // At once, not after the next render: the rest of a pasted `/text` is typed into the prompt.
+      if (keyState === 'active') registry.capture(captor);
     },
-    { isActive: active },
-  );
-  return { text, open: (initial = '') => setText(initial) };
+  };
 }
