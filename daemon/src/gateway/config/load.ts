@@ -20,6 +20,8 @@ export interface LoadResult {
   readonly diagnostics: readonly Diagnostic[];
   /** Each configuration file read, with the SHA-256 of its bytes. */
   readonly sources: readonly SourceFile[];
+  /** Every file the configuration names (error files, document roots, CA files...), found or not; empty when the load stopped before reading them. */
+  readonly referencedFiles: readonly string[];
 }
 
 /**
@@ -33,7 +35,7 @@ export async function loadGatewayConfig(files: readonly string[], env: Readonly<
   const { files: parsed, sources } = await readSources(files, diags);
   if (files.length === 0) diags.error('no configuration file given', '');
   for (const file of parsed) if (file.clean) diags.add(checkStructure(file.body));
-  if (diags.hasErrors) return result(null, diags, sources);
+  if (diags.hasErrors) return result(null, diags, sources, []);
 
   const bodies = parsed.map((f) => f.body);
   const merged = mergeFiles(bodies, diags);
@@ -47,7 +49,7 @@ export async function loadGatewayConfig(files: readonly string[], env: Readonly<
   if (serverBlocks.length === 0) diags.error("missing 'server' block", '');
   const built = serverBlocks.map((block) => buildServer(block, settings.defaultPort, { scope, backends, files: fileChecks }));
   checkServerHosts(built.map((b) => b.hosts), scope);
-  if (diags.hasErrors) return result(null, diags, sources);
+  if (diags.hasErrors) return result(null, diags, sources, fileChecks.referenced);
 
   const config: GatewayConfig = {
     version: VERSION,
@@ -57,7 +59,7 @@ export async function loadGatewayConfig(files: readonly string[], env: Readonly<
     backends: backends.byName,
     referencedFiles: fileChecks.referenced,
   };
-  return result(deepFreeze(config), diags, sources);
+  return result(deepFreeze(config), diags, sources, config.referencedFiles);
 }
 
 function readEnv(scope: LoadScope): Record<string, string> {
@@ -65,8 +67,8 @@ function readEnv(scope: LoadScope): Record<string, string> {
   return Object.fromEntries(env);
 }
 
-function result(config: GatewayConfig | null, diags: Diagnostics, sources: readonly SourceFile[]): LoadResult {
-  return { config, diagnostics: sortDiagnostics(diags.list, sources.map((s) => s.path)), sources };
+function result(config: GatewayConfig | null, diags: Diagnostics, sources: readonly SourceFile[], referencedFiles: readonly string[]): LoadResult {
+  return { config, diagnostics: sortDiagnostics(diags.list, sources.map((s) => s.path)), sources, referencedFiles };
 }
 
 /** Positionless first (they concern the whole load), then by file in load order, then by position. */

@@ -205,7 +205,8 @@ export class ConfigManager {
     const loaded = await loadGatewayConfig(this.#files, this.#options.env);
     const sources = new Map(loaded.sources.map((s) => [s.path, s.sha256]));
     const previous = this.#active;
-    const referenced = await hashFiles(loaded.config?.referencedFiles ?? [...(previous?.referenced.keys() ?? [])]);
+    // A rejected attempt counts the files it named too: creating the missing one it complained about is a change.
+    const referenced = await hashFiles(loaded.config?.referencedFiles ?? [...new Set([...(previous?.referenced.keys() ?? []), ...loaded.referencedFiles])]);
     const attempt = new Map([...sources, ...[...referenced].map(([p, h]) => [`ref:${p}`, h] as const)]);
     if (trigger === 'file' && this.#lastAttempt && sameHashes(this.#lastAttempt, attempt)) {
       this.#options.logger.debug('config files touched but unchanged; not reloading');
@@ -214,7 +215,12 @@ export class ConfigManager {
     this.#lastAttempt = attempt;
     const diagnostics = loaded.diagnostics.map((d) => toReloadDiagnostic(d));
     const base = { trigger, startedAt: startedAt.toISOString(), diagnostics, sources: loaded.sources.map((s): SourceHash => ({ path: s.path, sha256: s.sha256 })) };
-    if (!loaded.config) return this.#finish({ ...base, result: 'rejected', diff: null, error: null }, started);
+    if (!loaded.config) {
+      const record = this.#finish({ ...base, result: 'rejected', diff: null, error: null }, started);
+      // Watch what the rejected files name as well, so fixing a missing or broken referenced file reloads.
+      await this.#refreshWatch(loaded.referencedFiles);
+      return record;
+    }
 
     const changed = [...changedPaths(previous?.sources ?? new Map(), sources), ...changedPaths(previous?.referenced ?? new Map(), referenced)];
     const diff = diffConfigs(previous?.config ?? null, loaded.config, previous ? changed : []);
@@ -249,13 +255,13 @@ export class ConfigManager {
     else logger.error(`gateway configuration rejected (${record.trigger}); the previous one keeps serving:\n${errorLines(record.diagnostics).join('\n')}`, fields);
   }
 
-  /** Watches the configuration files, the directories given, and every file the applied configuration references. */
-  async #refreshWatch(): Promise<void> {
+  /** Watches the configuration files, the directories given, every file the applied configuration references, and `extra`. */
+  async #refreshWatch(extra: readonly string[] = []): Promise<void> {
     if (!this.#watching || this.#stopped) return;
     const files: string[] = [];
     const hclDirectories: string[] = [];
     for (const path of this.#files) ((await isDirectory(path)) ? hclDirectories : files).push(path);
-    files.push(...(this.#active?.config.referencedFiles ?? []));
+    files.push(...(this.#active?.config.referencedFiles ?? []), ...extra);
     await this.#watcher.update({ files, hclDirectories });
   }
 }

@@ -33,4 +33,21 @@ describe('referenced files', () => {
     await expect.poll(() => target.applied.length).toBe(applied + 1);
     expect(manager.history()[0]!.diff?.files).toEqual([join(dir, 'new.html')]);
   });
+
+  it('a save rejected for a missing referenced file reloads once that file is created', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'portico.hcl');
+    writeFileSync(file, configText(['/a']));
+    const { manager, target } = await startManager([file]);
+
+    writeFileSync(file, configText(['/a'], '  error_file = "later.html"\n'));
+    await expect.poll(() => manager.history()[0]?.result).toBe('rejected');
+    expect(manager.history()[0]!.diagnostics.map((d) => d.text).join('\n')).toContain('later.html');
+    await expect.poll(() => manager.status().watching).toContain(join(dir, 'later.html'));
+    const applied = target.applied.length;
+
+    writeFileSync(join(dir, 'later.html'), '<h1>{{.http_status}}</h1>');
+    await expect.poll(() => target.applied.length).toBe(applied + 1);
+    expect(manager.history()[0]).toMatchObject({ trigger: 'file', result: 'applied' });
+  });
 });
