@@ -16,3 +16,23 @@ export function fit(text: string, width: number): string {
   const cut = truncate(text, width);
   return cut + ' '.repeat(Math.max(0, width - cellWidth(cut)));
 }
+
+/**
+ * Splits `text` into lines of at most `width` cells at spaces; a word longer than a line is
+ * cut with `…` (it cannot wrap sensibly). At least one line, possibly empty.
+ */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    const candidate = line === '' ? word : `${line} ${word}`;
+    if (cellWidth(candidate) <= width) {
+      line = candidate;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    line = cellWidth(word) <= width ? word : truncate(word, width);
+  }
+  lines.push(line);
+  return lines;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { controlEndpoints } from '../control/endpoints.js';
 import { formatDuration } from './duration.js';
-import { fit, truncate } from './fit.js';
+import { fit, truncate, wrapWords } from './fit.js';
 
 describe('text fitting', () => {
   it('cuts with … and pads to the exact width', () => {
@@ -10,6 +10,13 @@ describe('text fitting', () => {
     expect(truncate('anything', 0)).toBe('');
     expect(fit('● running', 12)).toBe('● running   ');
     expect(truncate('two\nlines', 20)).toBe('two lines');
+  });
+
+  it('wraps at spaces to the width, cutting only a word longer than a line', () => {
+    expect(wrapWords('switch view: type its name and Enter (Tab completes)', 20)).toEqual(['switch view: type', 'its name and Enter', '(Tab completes)']);
+    expect(wrapWords('short', 20)).toEqual(['short']);
+    expect(wrapWords('', 20)).toEqual(['']);
+    expect(wrapWords('a https://example.com/very/long/path b', 10)).toEqual(['a', 'https://e…', 'b']);
   });
 
   it('writes durations compactly', () => {

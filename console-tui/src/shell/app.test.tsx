@@ -5,6 +5,7 @@ import { KEYS, renderInTerminal, type TestTerminal } from '../test-support/termi
 import { eventsView } from '../views/events-view.js';
 import { statusView } from '../views/status-view.js';
 import { App } from './app.js';
+import { helpLines } from './help-panel.js';
 
 // The shell's own behaviour, on a fixed set of views (area views come and go).
 const SHELL_VIEWS = [statusView, eventsView];
@@ -61,6 +62,17 @@ describe('console shell', () => {
     expectFits(term, 80, 24);
     await term.press(KEYS.escape);
     expect(term.text()).toContain('COMPONENTS');
+  });
+
+  it('wraps a long description in the help under itself instead of cutting it', () => {
+    const scopes = [{ id: 'x', title: 'X', bindings: [{ keys: ['R'], description: 'reset every DEAD delivery that matches the current filter, after showing how many', run: () => {} }] }];
+    const lines = helpLines(scopes, [], 50).map((l) => l.text);
+    expect(lines.slice(1, 4)).toEqual([
+      '   R            reset every DEAD delivery that',
+      '                matches the current filter, after',
+      '                showing how many',
+    ]);
+    expect(lines.every((l) => l.length <= 50 && !l.includes('…'))).toBe(true);
   });
 
   it('lists the current view’s own keys in the help and the hint line', async () => {
