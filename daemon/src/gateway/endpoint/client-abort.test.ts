@@ -26,4 +26,31 @@ server {
     client.destroy();
     await expect.poll(() => closed).toBe(true);
   });
+
+  it('cancels a streaming backend body when the client leaves mid-answer, gzipped or not', async () => {
+    for (const encoding of ['gzip', 'identity']) {
+      let closed = false;
+      const backend = await startBackend((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        // 4 KiB now, then nothing: the answer stays open until someone gives up.
+        res.write('x'.repeat(4096));
+        res.on('close', () => (closed = true));
+      });
+      const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/stream" {
+    proxy { url = "${backend.origin}/stream" }
+  }
+}
+`);
+      const client = request(gw.url('/stream'), { headers: { 'accept-encoding': encoding } });
+      client.on('error', () => undefined);
+      const response = await new Promise<import('node:http').IncomingMessage>((resolve) => client.on('response', resolve).end());
+      expect(response.headers['content-encoding'] ?? 'identity').toBe(encoding);
+      response.destroy();
+      client.destroy();
+      await expect.poll(() => closed, { timeout: 3000 }).toBe(true);
+    }
+  });
 });
