@@ -56,4 +56,19 @@ describe('web dashboard Deliveries view', () => {
     const resets = await store.all<{ actor: string; count: number }>('SELECT actor, count FROM ingest_delivery_resets');
     expect(resets).toEqual([{ actor: 'web console', count: 2 }]);
   });
+
+  it('shows rows another process changed without a reload (a worker elsewhere on the same database)', async (ctx) => {
+    const page = await openPage(browser, ctx, { diagnostics: () => daemon.logs() });
+    await page.goto(`${daemon.controlUrl}/deliveries`);
+    await page.getByLabel('Control token').fill(daemon.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor();
+    const before = Number((await page.getByText(/\d+ matching/).textContent())?.match(/(\d+) matching/)?.[1]);
+    // This test process writes like a separate worker process would: no event reaches the daemon's bus.
+    // Not due for an hour, so this daemon's own callback worker leaves it alone.
+    const [id] = await seedDeliveries(store, 1, 'https://elsewhere.invalid/hook', null, Date.now() + 3600_000);
+    await store.run(`UPDATE ingest_callback_outbox SET status = 'DEAD', attempts = 5, finished_at = ?, last_error = 'set by another process' WHERE id = ?`, [Date.now(), id!]);
+    await page.getByText(`${before + 1} matching`).waitFor({ timeout: 10_000 });
+    await page.getByText('elsewhere.invalid').first().waitFor();
+  });
 });
