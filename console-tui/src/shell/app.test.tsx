@@ -75,6 +75,24 @@ describe('console shell', () => {
     expect(lines.every((l) => l.length <= 50 && !l.includes('…'))).toBe(true);
   });
 
+  it('handles keys that arrive together one after the other: jjj scrolls three lines', async () => {
+    const { term } = start({ columns: 80, rows: 12 });
+    await term.press('?');
+    expect(hintLine(term)).toContain('more');
+    const at = (): number => Number(/lines (\d+)–/.exec(term.text())?.[1]);
+    expect(at()).toBe(1);
+    await term.press('jjj');
+    await expect.poll(at).toBe(4);
+    await term.press('kk');
+    await expect.poll(at).toBe(2);
+  });
+
+  it('widens the help\'s name column to the longest command, so :infosessions is not cut', () => {
+    const views = [{ ...statusView, id: 'infosessions', aliases: ['i'], description: 'browse the sessions' }];
+    const lines = helpLines([], views, 80).map((l) => l.text);
+    expect(lines).toContain('   :infosessions browse the sessions (i)');
+  });
+
   it('lists the current view’s own keys in the help and the hint line', async () => {
     const { term } = start();
     await term.press(':', ...'events', KEYS.enter);

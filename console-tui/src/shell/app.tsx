@@ -83,20 +83,34 @@ function Shell({ store, source, views = VIEWS, flashMs = 4_000 }: Omit<AppProps,
     { keys: ['q', 'ctrl+c'], label: 'q', description: 'quit (also Ctrl+C)', hint: 'quit', run: () => exit() },
   ]);
 
-  // One input handler for the whole console: the prompt when open, else the key registry.
+  // One key: to the `:` prompt when open, else the key registry (which a view's open prompt may capture).
+  const onKey = (name: string): void => {
+    const text = commandRef.current;
+    if (text === null) {
+      registry.press(name);
+      return;
+    }
+    const edit = editCommand(views, text, name);
+    if (edit.kind === 'edit') setCommand(edit.text);
+    else setCommand(null);
+    if (edit.kind === 'submit') submit(edit.text);
+  };
+  const onKeyRef = useRef(onKey);
+  onKeyRef.current = onKey;
+  // Keys that arrive together (key repeat over SSH, a paste, tmux send-keys) are handled one per
+  // tick, so each sees the screen the one before it made: `jjj` moves three rows, not one.
+  const pending = useRef<string[]>([]);
+  const pump = (): void => {
+    const name = pending.current.shift();
+    if (name === undefined) return;
+    onKeyRef.current(name);
+    if (pending.current.length > 0) setTimeout(pump, 0);
+  };
   useInput((input, key) => {
     setFlash(null);
-    for (const name of keyNames(input, key)) {
-      const text = commandRef.current;
-      if (text === null) {
-        registry.press(name);
-        continue;
-      }
-      const edit = editCommand(views, text, name);
-      if (edit.kind === 'edit') setCommand(edit.text);
-      else setCommand(null);
-      if (edit.kind === 'submit') submit(edit.text);
-    }
+    const idle = pending.current.length === 0;
+    pending.current.push(...keyNames(input, key));
+    if (idle) pump();
   });
 
   const submit = (text: string): void => {

@@ -11,32 +11,40 @@ interface HelpLine {
   heading?: boolean;
 }
 
-/** Key or command column, then the description wrapped under itself to the width. */
-const LABEL_COLUMNS = 12;
+/** Key or command column (as wide as its longest label, within limits), then the description wrapped under itself. */
+const MIN_LABEL_COLUMNS = 12;
+const MAX_LABEL_COLUMNS = 18;
 const INDENT = '   ';
 
-function entry(label: string, description: string, width: number): HelpLine[] {
-  const lead = `${INDENT}${fit(label, LABEL_COLUMNS)} `;
+function entry(label: string, description: string, width: number, labelColumns: number): HelpLine[] {
+  const lead = `${INDENT}${fit(label, labelColumns)} `;
   const room = Math.max(10, width - cellWidth(lead));
   return wrapWords(description, room).map((part, i) => ({ text: `${i === 0 ? lead : ' '.repeat(cellWidth(lead))}${part}` }));
 }
 
 /** The help's lines at `width` columns: every registered key, then the `:` commands. */
 export function helpLines(scopes: readonly KeyScope[], views: readonly ViewDefinition[], width: number): HelpLine[] {
-  const lines: HelpLine[] = [];
+  const entries: { label: string; description: string }[][] = [];
+  const titles: string[] = [];
   for (const scope of scopes) {
     if (scope.bindings.length === 0) continue;
-    lines.push({ text: ` ${scope.title} keys`, heading: true });
-    for (const b of scope.bindings) lines.push(...entry(keyLabel(b), b.description, width));
-    lines.push({ text: '' });
+    titles.push(` ${scope.title} keys`);
+    entries.push(scope.bindings.map((b) => ({ label: keyLabel(b), description: b.description })));
   }
-  lines.push({ text: ' Commands (type : then the name, Enter)', heading: true });
-  for (const v of views) {
-    const aliases = v.aliases.length > 0 ? ` (${v.aliases.join(', ')})` : '';
-    lines.push(...entry(`:${v.id}`, `${v.description}${aliases}`, width));
-  }
-  lines.push(...entry(':help', 'this help', width));
-  lines.push(...entry(':quit', 'leave the console (q)', width));
+  titles.push(' Commands (type : then the name, Enter)');
+  entries.push([
+    ...views.map((v) => ({ label: `:${v.id}`, description: `${v.description}${v.aliases.length > 0 ? ` (${v.aliases.join(', ')})` : ''}` })),
+    { label: ':help', description: 'this help' },
+    { label: ':quit', description: 'leave the console (q)' },
+  ]);
+  const longest = Math.max(0, ...entries.flat().map((e) => cellWidth(e.label)));
+  const labelColumns = Math.min(MAX_LABEL_COLUMNS, Math.max(MIN_LABEL_COLUMNS, longest));
+  const lines: HelpLine[] = [];
+  entries.forEach((group, i) => {
+    if (i > 0) lines.push({ text: '' });
+    lines.push({ text: titles[i]!, heading: true });
+    for (const e of group) lines.push(...entry(e.label, e.description, width, labelColumns));
+  });
   return lines;
 }
 
