@@ -79,11 +79,11 @@ const SECRET_PARAM = /(token|secret|passw|pwd|auth|key|sig|code|session|credenti
 
 /** The URL for logs: no user info, secret-looking query values as `***`. */
 export function loggableUrl(url: URL): string {
-  if (url.username === '' && url.password === '' && (url.search === '' || !hasSecretParam(url.searchParams))) return url.href;
+  const secret = url.search === '' ? [] : [...new Set(url.searchParams.keys())].filter((name) => SECRET_PARAM.test(name));
+  if (url.username === '' && url.password === '' && secret.length === 0) return url.href;
   const copy = new URL(url.href);
   copy.username = '';
   copy.password = '';
-  const secret = [...new Set(copy.searchParams.keys())].filter((name) => SECRET_PARAM.test(name));
   // Rewriting the query re-encodes it, so only when there is something to hide.
   for (const name of secret) {
     const count = copy.searchParams.getAll(name).length;
@@ -91,9 +91,4 @@ export function loggableUrl(url: URL): string {
     for (let i = 0; i < count; i++) copy.searchParams.append(name, '***');
   }
   return copy.href;
-}
-
-function hasSecretParam(params: URLSearchParams): boolean {
-  for (const name of params.keys()) if (SECRET_PARAM.test(name)) return true;
-  return false;
 }
