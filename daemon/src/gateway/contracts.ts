@@ -6,7 +6,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { ApiConfig, BackendConfig, EndpointConfig, GatewayConfig, ServerConfig } from './config/model.js';
+import type { AccessControl, ApiConfig, BackendConfig, EndpointConfig, GatewayConfig, ServerConfig } from './config/model.js';
+import type { RequestScope } from './eval/request-scope.js';
 
 // ---------------------------------------------------------------- backends and health
 
@@ -147,9 +148,30 @@ export interface RequestInfo {
   readonly startedAt: number;
 }
 
+/** A request refused by an access control or a permission check, for the consoles' Events (never a token or password). */
+export interface AccessDenial {
+  /** ISO time. */
+  readonly at: string;
+  /** The error type, e.g. `jwt_token_expired`, `basic_auth`, `beta_insufficient_permissions`. */
+  readonly type: string;
+  /** The access control that refused, or null for a permission check. */
+  readonly label: string | null;
+  readonly server: string | null;
+  /** The endpoint path (`/api/v1/**`), or the files/spa base path; null when neither. */
+  readonly endpoint: string | null;
+  readonly method: string;
+  /** The request path without its query. */
+  readonly path: string;
+  readonly clientIp: string;
+}
+
 /** Mutable annotations the access log line reads (filled by whoever knows them). */
 export interface AccessLogFields {
   handler?: string;
+  /** The user an access control authenticated (basic_auth user, jwt `sub`), for `auth_user`. */
+  authUser?: string;
+  /** Set when an access control or permission check refused the request. */
+  denial?: { readonly type: string; readonly label: string | null };
   errorType?: string;
   errorDetail?: string;
   custom?: Record<string, unknown>;
@@ -157,8 +179,26 @@ export interface AccessLogFields {
   warnings?: string[];
 }
 
+/**
+ * The access controls of one applied configuration (key sets and parsed keys live here, so a
+ * reload starts fresh with the new configuration's).
+ */
+export interface AccessControlSet {
+  /**
+   * Runs the labelled controls in order; each grant goes into the scope (`request.context.<label>`,
+   * granted permissions, the authenticated user). Rejects with the first failure: a GatewayError
+   * of the access-control family whose `source` is the label.
+   */
+  enforce(labels: readonly string[], scope: RequestScope, log: AccessLogFields, signal: AbortSignal): Promise<void>;
+  /** True when a jwt among the labels wants `Cache-Control: private` on the responses it guards. */
+  privateCaching(labels: readonly string[]): boolean;
+  /** Key set state per jwt with jwks_url, for the consoles. */
+  jwksStatus(): Readonly<Record<string, { fetchedAt: number | null; keys: number; lastError: string | null }>>;
+}
+
 export interface EndpointContext {
   readonly config: GatewayConfig;
+  readonly access: AccessControlSet;
   readonly server: ServerConfig;
   readonly api: ApiConfig | null;
   readonly endpoint: EndpointConfig;
@@ -185,6 +225,19 @@ export interface GatewayResponse {
  */
 export interface EndpointHandler {
   handle(ctx: EndpointContext): Promise<GatewayResponse>;
+  /**
+   * Runs the access controls of a files or spa block before it serves: null when they pass,
+   * the response of the failing control's error_handler when it has one; otherwise rejects
+   * with the access-control error.
+   */
+  guard(ctx: GuardContext): Promise<GatewayResponse | null>;
+}
+
+/** A files or spa block's request, for `EndpointHandler.guard`. */
+export interface GuardContext extends Omit<EndpointContext, 'endpoint' | 'api'> {
+  /** The block's base path (files) or path pattern (spa), for logs and denials. */
+  readonly path: string;
+  readonly blockAccess: AccessControl;
 }
 
 // ---------------------------------------------------------------- reload and readers

@@ -1,12 +1,17 @@
 import { evaluate, HclError, standardFunctions, type Attribute, type Body, type PlainValue } from '../../hcl/index.js';
 import { checkType } from './attr-types.js';
 import type { Diagnostics } from './diagnostics.js';
-import { expressionRefs } from './expr-refs.js';
+import { expressionRefs, type FunctionRef } from './expr-refs.js';
 import type { Dyn } from './model.js';
 import { BLOCKS, type AttrSpec } from './schema.js';
 
 /** Functions whose result differs per call or needs the request: never evaluated at load. */
 export const REQUEST_FUNCTIONS: readonly string[] = ['unixtime', 'oauth2_verifier', 'jwt_sign', 'saml_sso_url', 'oauth2_authorization_url'];
+/** Functions of the spec this build cannot serve yet: refused where written, at load, never a 500 per request. */
+const UNSUPPORTED_FUNCTIONS: Readonly<Record<string, string>> = {
+  oauth2_authorization_url: 'it needs a beta_oauth2 or oidc block, and federated login is not supported by this build yet',
+  saml_sso_url: 'it needs a saml block, and SAML login is not supported by this build yet',
+};
 /** Variables that exist only while a request is served. */
 export const REQUEST_VARIABLES: readonly string[] = ['request', 'backend_requests', 'backend_responses', 'backends', 'backend_request', 'backend_response'];
 const LOAD_VARIABLES: readonly string[] = ['env', 'gateway'];
@@ -14,6 +19,10 @@ const LOAD_VARIABLES: readonly string[] = ['env', 'gateway'];
 /** What every attribute evaluated at load sees: `env` and `gateway` (maps, as upstream's). */
 export class LoadScope {
   readonly variables: Readonly<Record<string, unknown>>;
+  /** Labels of the access controls in definitions, known before servers are built. */
+  accessControlLabels: ReadonlySet<string> = new Set();
+  /** Labels jwt_sign can sign with, known before servers are built. */
+  signingProfileLabels: ReadonlySet<string> = new Set();
 
   constructor(
     readonly diags: Diagnostics,
@@ -87,6 +96,11 @@ export class AttrReader {
       return false;
     }
     for (const c of refs.calls) {
+      const unsupported = UNSUPPORTED_FUNCTIONS[c.name];
+      if (unsupported !== undefined) {
+        if (report) diags.error('Unsupported function', `${c.name}() cannot be used: ${unsupported}.`, c.range);
+        return false;
+      }
       if (!REQUEST_FUNCTIONS.includes(c.name)) continue;
       if (report) diags.error('Function calls not allowed', `The attribute "${attr.name}" is read once at load; ${c.name}() gives its result per request and cannot be used here.`, c.range);
       return false;
@@ -104,11 +118,34 @@ export class AttrReader {
       known = false;
     }
     for (const c of refs.calls) {
+      const unsupported = UNSUPPORTED_FUNCTIONS[c.name];
+      if (unsupported !== undefined) {
+        this.scope.diags.error('Unsupported function', `${c.name}() cannot be used: ${unsupported}.`, c.range);
+        known = false;
+        continue;
+      }
+      if (c.name === 'jwt_sign') this.checkSigningLabel(c);
       if (c.name in standardFunctions || REQUEST_FUNCTIONS.includes(c.name)) continue;
       this.scope.diags.error('Call to unknown function', `There is no function named "${c.name}".`, c.range);
       known = false;
     }
     return known;
+  }
+
+  /** jwt_sign with a literal label must name a profile: found at load, not by the first request. */
+  private checkSigningLabel(call: FunctionRef): void {
+    const first = call.args[0];
+    if (!first) return;
+    let label: unknown;
+    try {
+      if (expressionRefs(first).variables.length > 0 || expressionRefs(first).calls.length > 0) return;
+      label = evaluate(first, {});
+    } catch {
+      return;
+    }
+    if (typeof label !== 'string' || this.scope.signingProfileLabels.has(label)) return;
+    const known = [...this.scope.signingProfileLabels].map((l) => JSON.stringify(l)).join(', ');
+    this.scope.diags.error('Undefined signing profile', `jwt_sign(${JSON.stringify(label)}, ...) needs a jwt_signing_profile or a jwt block with signing_ttl labelled ${JSON.stringify(label)}${known === '' ? '; there is none in definitions' : `; defined: ${known}`}.`, first.range);
   }
 
   private evaluateStatic(attr: Attribute): unknown {

@@ -41,8 +41,8 @@ export function logFields(r: AttrReader, parent: CustomLogFields): CustomLogFiel
 
 /**
  * `access_control` / `disable_access_control` with inheritance. Every label must name an
- * access control block of `definitions`; this build refuses those blocks (schema), so any
- * label is undefined and reported, rather than served unprotected.
+ * access control block of `definitions`: an unknown label fails the load rather than serve
+ * the block unprotected.
  */
 export function buildAccess(r: AttrReader, parent: Inherited, scope: LoadScope): { access: AccessControl; inherited: Pick<Inherited, 'accessControl' | 'disabled'> } {
   const own = r.value<string[]>('access_control') ?? [];
@@ -51,8 +51,9 @@ export function buildAccess(r: AttrReader, parent: Inherited, scope: LoadScope):
     const attr = r.attr(name);
     const labels = (name === 'access_control' ? own : disabled);
     labels.forEach((label, i) => {
-      if (label.trim() === '') return;
-      scope.diags.error('Undefined access control', `The access control "${label}" is not defined in definitions.`, elementRange(attr?.expr, i));
+      if (scope.accessControlLabels.has(label)) return;
+      const known = [...scope.accessControlLabels].map((l) => JSON.stringify(l)).join(', ');
+      scope.diags.error('Undefined access control', `The access control ${JSON.stringify(label)} is not defined in definitions${known === '' ? ' (there are none: add a basic_auth or jwt block there)' : `; defined: ${known}`}.`, elementRange(attr?.expr, i));
     });
   }
   const accessControl = unique([...parent.accessControl, ...own]);

@@ -75,8 +75,8 @@ defaults { environment_variables = { A = "1" } }
     ]);
   });
 
-  it('refuses access control blocks this build cannot enforce, rather than serve unprotected', () => {
-    const [message] = check('definitions {\n  basic_auth "ba" {}\n}\n');
-    expect(message).toMatch(/^portico\.hcl:2,3-13: Unsupported block type; Blocks of type "basic_auth" are not supported by this Portico build: .*refuses to load rather than serve unprotected/);
+  it('refuses federated login blocks this build cannot enforce, rather than serve unprotected', () => {
+    const [message] = check('definitions {\n  oidc "o" {}\n}\n');
+    expect(message).toMatch(/^portico\.hcl:2,3-7: Unsupported block type; Blocks of type "oidc" are not supported by this Portico build: .*refuses to load rather than serve unprotected/);
   });
 });

@@ -11,6 +11,8 @@ export interface VariableRef {
 export interface FunctionRef {
   readonly name: string;
   readonly range: Range;
+  /** The call's arguments, for checks of literal ones (jwt_sign's label). */
+  readonly args: readonly Expression[];
 }
 
 export interface ExpressionRefs {
@@ -53,7 +55,7 @@ function walk(e: Expression, locals: readonly string[], vars: VariableRef[], cal
       go(e.source);
       return;
     case 'call':
-      calls.push({ name: e.name, range: e.nameRange });
+      calls.push({ name: e.name, range: e.nameRange, args: e.args });
       for (const a of e.args) go(a);
       return;
     case 'conditional':

@@ -63,9 +63,9 @@ describe('load-time checks', () => {
   it('refuses access control references: no access control block can be defined in this build', async () => {
     const source = `server {\n  access_control = ["ba"]\n  endpoint "/" {\n    disable_access_control = ["ba", "jwt"]\n    ${OK}\n  }\n}\n`;
     expect(await problems(source)).toEqual([
-      'portico.hcl:2,21-25: Undefined access control; The access control "ba" is not defined in definitions.',
-      'portico.hcl:4,31-35: Undefined access control; The access control "ba" is not defined in definitions.',
-      'portico.hcl:4,37-42: Undefined access control; The access control "jwt" is not defined in definitions.',
+      'portico.hcl:2,21-25: Undefined access control; The access control "ba" is not defined in definitions (there are none: add a basic_auth or jwt block there).',
+      'portico.hcl:4,31-35: Undefined access control; The access control "ba" is not defined in definitions (there are none: add a basic_auth or jwt block there).',
+      'portico.hcl:4,37-42: Undefined access control; The access control "jwt" is not defined in definitions (there are none: add a basic_auth or jwt block there).',
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { Block, Diagnostic } from '../../hcl/index.js';
 import { VERSION } from '../../core/version.js';
 import { LoadScope } from './attr-reader.js';
+import { accessControlLabels, buildAccessDefinitions } from './build-access.js';
 import { Backends } from './build-backends.js';
 import { buildServer } from './build-servers.js';
 import { buildSettings } from './build-settings.js';
@@ -45,6 +46,9 @@ export async function loadGatewayConfig(files: readonly string[], env: Readonly<
   const settings = buildSettings(top('settings'), scope, fileChecks);
   const backends = new Backends(scope, fileChecks);
   backends.define(top('definitions'));
+  scope.accessControlLabels = accessControlLabels(top('definitions'));
+  const access = buildAccessDefinitions(top('definitions'), { scope, backends, files: fileChecks });
+  scope.signingProfileLabels = new Set(Object.keys(access.signingProfiles));
   const serverBlocks = merged.body.blocks.filter((b) => b.type === 'server');
   if (serverBlocks.length === 0) diags.error("missing 'server' block", '');
   const built = serverBlocks.map((block) => buildServer(block, settings.defaultPort, { scope, backends, files: fileChecks }));
@@ -58,6 +62,8 @@ export async function loadGatewayConfig(files: readonly string[], env: Readonly<
     servers: built.map((b) => b.server),
     backends: backends.byName,
     referencedFiles: fileChecks.referenced,
+    accessControls: access.accessControls,
+    signingProfiles: access.signingProfiles,
   };
   return result(deepFreeze(config), diags, sources, config.referencedFiles);
 }

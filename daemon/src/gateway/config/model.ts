@@ -93,6 +93,10 @@ export interface GatewayConfig {
   readonly backends: Readonly<Record<string, BackendConfig>>;
   /** Absolute paths of every file the configuration reads (error_file, document_root, ...), for reload watchers. */
   readonly referencedFiles: readonly string[];
+  /** The access controls of `definitions` (basic_auth, jwt) by label. */
+  readonly accessControls: Readonly<Record<string, AccessControlConfig>>;
+  /** What `jwt_sign(label, claims)` can sign with: `jwt_signing_profile` blocks and `jwt` blocks with `signing_ttl`, by label. */
+  readonly signingProfiles: Readonly<Record<string, SigningProfileConfig>>;
 }
 
 export interface ServerConfig {
@@ -273,4 +277,80 @@ export interface HealthConfig {
   readonly path: string | null;
   /** Milliseconds; never more than the interval. */
   readonly timeout: number;
+}
+
+// ---------------------------------------------------------------- access control
+
+export type AccessControlConfig = BasicAuthConfig | JwtConfig;
+
+interface AccessControlBase {
+  readonly label: string;
+  readonly range: Range;
+  readonly errorHandlers: readonly ErrorHandlerConfig[];
+  readonly customLogFields: CustomLogFields;
+}
+
+export interface BasicAuthConfig extends AccessControlBase {
+  readonly kind: 'basic_auth';
+  /** "" when not set. */
+  readonly user: string;
+  /** "" when not set: then only the htpasswd file can grant. */
+  readonly password: string;
+  /** Absolute path of the htpasswd file, read at load; null when not set. */
+  readonly htpasswdFile: string | null;
+  /** Entries of the htpasswd file: user name to hash (apr1, md5 or bcrypt). */
+  readonly htpasswd: Readonly<Record<string, string>>;
+  readonly realm: string;
+}
+
+export type JwtAlgorithm = 'RS256' | 'RS384' | 'RS512' | 'HS256' | 'HS384' | 'HS512' | 'ES256' | 'ES384' | 'ES512';
+
+/** Where a jwt reads its token: a header (Authorization implies the Bearer scheme), a cookie, or an expression. */
+export type JwtSource =
+  | { readonly kind: 'header'; /** lower case */ readonly name: string }
+  | { readonly kind: 'cookie'; readonly name: string }
+  | { readonly kind: 'value'; readonly value: Dyn<string> };
+
+export interface JwksConfig {
+  readonly url: string;
+  /** A key of `GatewayConfig.backends`: the `backend` attribute or block, else an anonymous backend of the url's origin. */
+  readonly backend: string;
+  /** Milliseconds. */
+  readonly ttl: number;
+  readonly maxStale: number;
+}
+
+export interface JwtConfig extends AccessControlBase {
+  readonly kind: 'jwt';
+  readonly source: JwtSource;
+  /** Null with jwks (each key names its algorithm). */
+  readonly algorithm: JwtAlgorithm | null;
+  /** The verification key: a PEM public key (or certificate) for RS and ES, the secret for HS; null with jwks. */
+  readonly key: string | null;
+  readonly jwks: JwksConfig | null;
+  readonly claims: Dyn<JsonObject> | null;
+  readonly requiredClaims: readonly string[];
+  readonly permissionsClaim: string | null;
+  /** Permission to further permissions, applied recursively. */
+  readonly permissionsMap: Readonly<Record<string, readonly string[]>> | null;
+  readonly rolesClaim: string | null;
+  /** Role to permissions; `*` for roles not mapped. */
+  readonly rolesMap: Readonly<Record<string, readonly string[]>> | null;
+  readonly disablePrivateCaching: boolean;
+}
+
+/** A `jwt_signing_profile`, or a `jwt` block with `signing_ttl`, as `jwt_sign` uses it. */
+export interface SigningProfileConfig {
+  readonly label: string;
+  readonly range: Range;
+  readonly origin: 'jwt_signing_profile' | 'jwt';
+  readonly algorithm: JwtAlgorithm;
+  /** The secret for HS, a PEM private key for RS and ES. */
+  readonly key: string;
+  /** Milliseconds; null for tokens without `exp`. */
+  readonly ttl: number | null;
+  /** Default claims, evaluated per call; the claims given to jwt_sign win. */
+  readonly claims: Dyn<JsonObject> | null;
+  /** Extra header fields (never alg or typ). */
+  readonly headers: JsonObject;
 }

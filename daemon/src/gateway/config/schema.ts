@@ -58,7 +58,7 @@ const UPSTREAM_MODIFIERS = { ...REQUEST_HEADER_MODIFIERS, ...RESPONSE_HEADER_MOD
 
 const ACCESS = { access_control: s('stringList'), disable_access_control: s('stringList') };
 const LOG = { custom_log_fields: r('object') };
-const NOT_YET = 'access control blocks arrive with the access-control issue; this build cannot enforce it, so it refuses to load rather than serve unprotected';
+const NOT_YET = 'federated login (saml, oidc, beta_oauth2) is not supported by this build yet; it refuses to load rather than serve unprotected';
 
 export const BLOCKS: Record<string, BlockSpec> = {
   root: { labels: { kind: 'none' }, attributes: {}, blocks: ['server', 'definitions', 'settings', 'defaults'] },
@@ -175,7 +175,7 @@ export const BLOCKS: Record<string, BlockSpec> = {
     labels: { kind: 'none' },
     attributes: {},
     blocks: ['backend'],
-    unsupported: 'backend oauth2 (client credentials) arrives with the access-control issue',
+    unsupported: 'backend oauth2 (client credentials) is not supported by this build yet (it arrives with federated login)',
   },
   beta_health: {
     labels: { kind: 'none' },
@@ -231,9 +231,43 @@ export const BLOCKS: Record<string, BlockSpec> = {
     blocks: [],
   },
   defaults: { labels: { kind: 'none' }, attributes: { environment_variables: s('stringMap') }, blocks: [] },
-  basic_auth: { labels: { kind: 'required', name: 'name' }, attributes: {}, blocks: [], unsupported: NOT_YET },
-  jwt: { labels: { kind: 'required', name: 'name' }, attributes: {}, blocks: [], unsupported: NOT_YET },
-  jwt_signing_profile: { labels: { kind: 'required', name: 'name' }, attributes: {}, blocks: [], unsupported: NOT_YET },
+  basic_auth: {
+    labels: { kind: 'required', name: 'name' },
+    attributes: { user: s('string'), password: s('string'), htpasswd_file: s('string'), realm: s('string'), ...LOG },
+    blocks: ['error_handler'],
+  },
+  jwt: {
+    labels: { kind: 'required', name: 'name' },
+    attributes: {
+      cookie: s('string'),
+      header: s('string'),
+      token_value: r('string'),
+      key: s('string'),
+      key_file: s('string'),
+      signature_algorithm: s('string'),
+      claims: r('object'),
+      required_claims: s('stringList'),
+      beta_permissions_claim: s('string'),
+      beta_permissions_map: s('object'),
+      beta_roles_claim: s('string'),
+      beta_roles_map: s('object'),
+      jwks_url: s('string'),
+      jwks_ttl: s('duration'),
+      jwks_max_stale: s('duration'),
+      backend: s('string'),
+      disable_private_caching: s('bool'),
+      signing_key: s('string'),
+      signing_key_file: s('string'),
+      signing_ttl: s('duration'),
+      ...LOG,
+    },
+    blocks: ['backend', 'error_handler'],
+  },
+  jwt_signing_profile: {
+    labels: { kind: 'required', name: 'name' },
+    attributes: { key: s('string'), key_file: s('string'), signature_algorithm: s('string', true), ttl: s('duration'), claims: r('object'), headers: s('object') },
+    blocks: [],
+  },
   saml: { labels: { kind: 'required', name: 'name' }, attributes: {}, blocks: [], unsupported: NOT_YET },
   beta_oauth2: { labels: { kind: 'required', name: 'name' }, attributes: {}, blocks: [], unsupported: NOT_YET },
   oidc: { labels: { kind: 'required', name: 'name' }, attributes: {}, blocks: [], unsupported: NOT_YET },

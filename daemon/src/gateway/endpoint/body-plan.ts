@@ -60,6 +60,18 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
     if (body.response) for (const dyn of [body.response.status, body.response.body, body.response.jsonBody, body.response.headers]) addDyn(dyn as Dyn<unknown> | null, reads);
     for (const handler of body.errorHandlers) addBody(handler);
   };
+  // Access controls run first: a token_value or claims expression, or an access control's
+  // error handler, may read the body.
+  for (const label of endpoint.access.effective) {
+    const ac = config.accessControls[label];
+    if (!ac) continue;
+    if (ac.kind === 'jwt') {
+      if (ac.source.kind === 'value') addDyn(ac.source.value, reads);
+      addDyn(ac.claims, reads);
+    }
+    for (const handler of ac.errorHandlers) addBody(handler);
+  }
+  addDyn(endpoint.requiredPermission, reads);
   addModifiers(server.modifiers);
   if (api) {
     addModifiers(api.modifiers);

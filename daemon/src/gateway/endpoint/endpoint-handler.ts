@@ -1,6 +1,7 @@
-import type { ErrorHandlerConfig, HandlerBody, Permission } from '../config/model.js';
-import type { EndpointContext, EndpointHandler, GatewayResponse } from '../contracts.js';
-import { asGatewayError, handlerSpecificity, type GatewayError } from '../errors/error-types.js';
+import type { AccessControl, EndpointConfig, ErrorHandlerConfig, HandlerBody, Permission } from '../config/model.js';
+import type { EndpointContext, EndpointHandler, GatewayResponse, GuardContext } from '../contracts.js';
+import { asGatewayError, GatewayError, handlerSpecificity } from '../errors/error-types.js';
+import { addPrivateCaching } from '../access/private-caching.js';
 import { evalDyn } from '../eval/eval-dyn.js';
 import { FORM_MEDIA_TYPE, mediaType } from '../eval/http-variables.js';
 import { RequestScope } from '../eval/request-scope.js';
@@ -24,7 +25,7 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
   return {
     handle: async function handleEndpoint(ctx: EndpointContext): Promise<GatewayResponse> {
       ctx.log.handler = 'endpoint';
-      const scope = new RequestScope({ config: ctx.config, request: ctx.request, health: ctx.backends.health, requiredPermission: permissionFor(ctx) });
+      const scope = new RequestScope({ config: ctx.config, request: ctx.request, health: ctx.backends.health });
       const plan = bodyPlanFor(ctx.config, ctx.server, ctx.api, ctx.endpoint);
       const method = ctx.request.method;
       const formPost = method === 'POST' && mediaType(ctx.request.headers['content-type']) === FORM_MEDIA_TYPE;
@@ -33,7 +34,9 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
         scope.setBody(await readClientBody(ctx.incoming, typeof length === 'string' ? length : undefined, ctx.endpoint.requestBodyLimit, ctx.signal));
       }
       const env: BodyEnv = { ctx, scope, plan, signal: ctx.signal };
-      const outcome = await runWithHandlers(ctx.endpoint, ctx.api?.errorHandlers ?? [], env);
+      const labels = ctx.endpoint.access.effective;
+      const refused = labels.length === 0 ? null : await passAccessControls(labels, env);
+      const outcome = refused ?? (await runWithHandlers(ctx.endpoint, ctx.api?.errorHandlers ?? [], env, () => checkPermission(ctx, scope)));
       const outer: ResponseContext[] = [
         { modifiers: ctx.server.modifiers, scope, status: false },
         ...(ctx.api ? [{ modifiers: ctx.api.modifiers, scope, status: false }] : []),
@@ -43,15 +46,95 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
         ctx.log.warnings = [...(ctx.log.warnings ?? []), response.warning];
         logger?.warn(response.warning, { endpoint: ctx.endpoint.path, uid: ctx.request.id });
       }
+      if (refused === null && labels.length > 0 && ctx.access.privateCaching(labels)) addPrivateCaching(response.headers);
+      return { status: response.status, headers: response.headers, body: response.body };
+    },
+
+    guard: async function guardStatic(ctx: GuardContext): Promise<GatewayResponse | null> {
+      const labels = ctx.blockAccess.effective;
+      if (labels.length === 0) return null;
+      const endpoint = staticEndpoint(ctx.path, ctx.blockAccess);
+      const scope = new RequestScope({ config: ctx.config, request: ctx.request, health: ctx.backends.health });
+      const env: BodyEnv = { ctx: { ...ctx, endpoint, api: null }, scope, plan: bodyPlanFor(ctx.config, ctx.server, null, endpoint), signal: ctx.signal };
+      const refused = await passAccessControls(labels, env);
+      if (!refused) return null;
+      const response = applyResponseContexts({ ...refused.response }, refused.contexts);
       return { status: response.status, headers: response.headers, body: response.body };
     },
   };
 }
 
+/**
+ * Runs the access controls; null when every one passes. A refusal goes to the failing
+ * control's own error_handler (most specific); unhandled, it is thrown with its challenge.
+ */
+async function passAccessControls(labels: readonly string[], env: BodyEnv): Promise<BodyOutcome | null> {
+  try {
+    await env.ctx.access.enforce(labels, env.scope, env.ctx.log, env.signal);
+    return null;
+  } catch (thrown) {
+    const error = asGatewayError(thrown, 'access_control');
+    env.ctx.log.errorType = error.kind;
+    env.ctx.log.errorDetail = error.detail;
+    env.ctx.log.denial = { type: error.kind, label: error.source };
+    const handlers = error.source === null ? [] : (env.ctx.config.accessControls[error.source]?.errorHandlers ?? []);
+    const handler = mostSpecific(handlers, error);
+    if (!handler) throw error;
+    env.ctx.log.handler = `error_handler:${handler.kinds.join(',')}`;
+    const handled = await runHandler(handler, env);
+    if (!handled) throw error;
+    return handled;
+  }
+}
+
+/** Files and spa blocks run their access controls' error handlers as an endpoint without blocks of its own. */
+const staticEndpoints = new WeakMap<AccessControl, EndpointConfig>();
+function staticEndpoint(path: string, access: AccessControl): EndpointConfig {
+  let endpoint = staticEndpoints.get(access);
+  if (!endpoint) {
+    endpoint = {
+      pattern: path,
+      path,
+      range: { filename: '', start: { line: 0, column: 0, byte: 0 }, end: { line: 0, column: 0, byte: 0 } },
+      allowedMethods: [],
+      requestBodyLimit: 64 * 1024 * 1024,
+      access,
+      requiredPermission: null,
+      customLogFields: [],
+      modifiers: NO_MODIFIERS,
+      proxies: [],
+      requests: [],
+      response: null,
+      stages: [],
+      errorHandlers: [],
+    };
+    staticEndpoints.set(access, endpoint);
+  }
+  return endpoint;
+}
+
+const NO_MODIFIERS: EndpointConfig['modifiers'] = {
+  removeRequestHeaders: null,
+  setRequestHeaders: null,
+  addRequestHeaders: null,
+  removeResponseHeaders: null,
+  setResponseHeaders: null,
+  addResponseHeaders: null,
+  removeQueryParams: null,
+  setQueryParams: null,
+  addQueryParams: null,
+  removeFormParams: null,
+  setFormParams: null,
+  addFormParams: null,
+  setResponseStatus: null,
+};
+
+
 /** Runs `body`; its errors go to the most specific of its own handlers, else of `outer` (the api's for an endpoint). */
-async function runWithHandlers(body: HandlerBody, outer: readonly ErrorHandlerConfig[], env: BodyEnv): Promise<BodyOutcome> {
+async function runWithHandlers(body: HandlerBody, outer: readonly ErrorHandlerConfig[], env: BodyEnv, before?: () => void): Promise<BodyOutcome> {
   let error: GatewayError;
   try {
+    before?.();
     const outcome = await runBody(body, env);
     if (outcome) return outcome;
     error = asGatewayError(new Error('the endpoint produced no response: it has neither a response block nor a default proxy or request'));
@@ -96,12 +179,40 @@ function mostSpecific(handlers: readonly ErrorHandlerConfig[], error: GatewayErr
   return best?.handler;
 }
 
-/** `request.context.beta_required_permission`: the permission for this method ("" when none). */
-function permissionFor(ctx: EndpointContext): string {
+/**
+ * `beta_required_permission`, checked once the access controls passed (so a permission
+ * expression may read `request.context`): a method missing from a per-method object is not
+ * permitted (405); a permission not granted is `beta_insufficient_permissions`, which the
+ * endpoint's and api's error handlers can catch.
+ */
+function checkPermission(ctx: EndpointContext, scope: RequestScope): void {
   const dyn = ctx.endpoint.requiredPermission;
-  if (dyn === null) return '';
-  const value: Permission | null = dyn.kind === 'static' ? dyn.value : evalDyn(dyn, new RequestScope({ config: ctx.config, request: ctx.request }));
-  if (value === null) return '';
-  if (typeof value === 'string') return value;
-  return value[ctx.request.method] ?? value['*'] ?? '';
+  if (dyn === null) return;
+  const value = evalDyn<Permission | Record<string, unknown>>(dyn, scope);
+  if (value === null) return;
+  const method = ctx.request.method;
+  let required: string;
+  if (typeof value === 'string') required = value;
+  else if (typeof value === 'object' && !Array.isArray(value)) {
+    const byMethod = upperKeys(value);
+    const found = byMethod[method] ?? (STANDARD_METHODS.includes(method) ? byMethod['*'] : undefined);
+    if (found === undefined) {
+      const permitted = STANDARD_METHODS.filter((m) => byMethod[m] !== undefined || byMethod['*'] !== undefined).concat(Object.keys(byMethod).filter((m) => m !== '*' && !STANDARD_METHODS.includes(m)));
+      throw new GatewayError('method_not_allowed', `method ${method} is not permitted by beta_required_permission`, { headers: { Allow: permitted.join(', ') } });
+    }
+    if (typeof found !== 'string') throw new GatewayError('evaluation', `beta_required_permission for ${method} is not a string`);
+    required = found;
+  } else throw new GatewayError('evaluation', 'beta_required_permission must give a string or an object of strings');
+  scope.setRequiredPermission(required);
+  if (required === '' || scope.grantedPermissions.includes(required)) return;
+  ctx.log.denial = { type: 'beta_insufficient_permissions', label: null };
+  throw new GatewayError('beta_insufficient_permissions', `required permission ${JSON.stringify(required)} not granted${scope.grantedPermissions.length === 0 ? ' (no permissions granted)' : ''}`);
+}
+
+const STANDARD_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+function upperKeys(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k === '*' ? '*' : k.toUpperCase()] = v;
+  return out;
 }

@@ -5,9 +5,20 @@
 
 export const ERROR_TYPES = {
   access_control: { parent: null, status: 403, synopsis: 'access control error' },
+  basic_auth: { parent: 'access_control', status: 401, synopsis: 'access control error' },
+  basic_auth_credentials_missing: { parent: 'basic_auth', status: 401, synopsis: 'access control error' },
+  jwt: { parent: 'access_control', status: 401, synopsis: 'access control error' },
+  jwt_token_missing: { parent: 'jwt', status: 401, synopsis: 'access control error' },
+  jwt_token_expired: { parent: 'jwt', status: 401, synopsis: 'access control error' },
+  jwt_token_invalid: { parent: 'jwt', status: 401, synopsis: 'access control error' },
+  oauth2: { parent: 'access_control', status: 403, synopsis: 'access control error' },
+  saml: { parent: 'access_control', status: 403, synopsis: 'access control error' },
+  beta_insufficient_permissions: { parent: 'access_control', status: 403, synopsis: 'access control error' },
   backend: { parent: null, status: 502, synopsis: 'backend error' },
   backend_timeout: { parent: 'backend', status: 504, synopsis: 'backend error' },
   backend_unhealthy: { parent: 'backend', status: 502, synopsis: 'backend error' },
+  backend_openapi_validation: { parent: 'backend', status: 502, synopsis: 'backend error' },
+  beta_backend_token_request: { parent: 'backend', status: 502, synopsis: 'backend error' },
   endpoint: { parent: null, status: 502, synopsis: 'endpoint error' },
   sequence: { parent: 'endpoint', status: 502, synopsis: 'endpoint error' },
   unexpected_status: { parent: 'endpoint', status: 502, synopsis: 'endpoint error' },
@@ -24,7 +35,31 @@ export const ERROR_TYPES = {
 export type GatewayErrorKind = keyof typeof ERROR_TYPES;
 
 /** Types an error_handler label may name (besides `*`). */
-export const CATCHABLE_KINDS: readonly GatewayErrorKind[] = ['access_control', 'backend', 'backend_timeout', 'backend_unhealthy', 'endpoint', 'sequence', 'unexpected_status'];
+export const CATCHABLE_KINDS: readonly GatewayErrorKind[] = [
+  'access_control',
+  'basic_auth',
+  'basic_auth_credentials_missing',
+  'jwt',
+  'jwt_token_missing',
+  'jwt_token_expired',
+  'jwt_token_invalid',
+  'oauth2',
+  'saml',
+  'beta_insufficient_permissions',
+  'backend',
+  'backend_timeout',
+  'backend_unhealthy',
+  'backend_openapi_validation',
+  'beta_backend_token_request',
+  'endpoint',
+  'sequence',
+  'unexpected_status',
+];
+
+/** Access-control types (the family under `access_control`). */
+export function isAccessControlKind(kind: GatewayErrorKind): boolean {
+  return kindLineage(kind).includes('access_control');
+}
 
 export interface GatewayErrorOptions {
   /** Defaults to the type's status. */

@@ -51,11 +51,34 @@ export class RequestScope implements EvalScope {
   // Facts are kept as they come; their variables are built only if an expression reads them.
   private readonly backendRequests = new Map<string, LazyVariable<BackendRequestFacts>>();
   private readonly backendResponses = new Map<string, LazyVariable<BackendResponseFacts>>();
+  /** `request.context.<label>` of each access control passed, in order. */
+  private readonly accessContext: Record<string, unknown> = {};
+  private granted: string[] = [];
+  private required: string;
 
-  constructor(private readonly options: RequestScopeOptions) {}
+  constructor(private readonly options: RequestScopeOptions) {
+    this.required = options.requiredPermission ?? '';
+  }
 
   get functions(): FunctionTable {
-    return (this.functionTable ??= requestFunctions());
+    return (this.functionTable ??= requestFunctions({ config: this.options.config, scope: this }));
+  }
+
+  /** Records what an access control granted: its `request.context.<label>` and the permissions it grants. */
+  grantAccess(label: string, context: unknown, permissions: readonly string[]): void {
+    this.accessContext[label] = context;
+    for (const p of permissions) if (!this.granted.includes(p)) this.granted.push(p);
+    this.requestVar = null;
+  }
+
+  get grantedPermissions(): readonly string[] {
+    return this.granted;
+  }
+
+  /** `request.context.beta_required_permission` once the permission for this method is known. */
+  setRequiredPermission(permission: string): void {
+    this.required = permission;
+    this.requestVar = null;
   }
 
   get request(): RequestInfo {
@@ -105,7 +128,7 @@ export class RequestScope implements EvalScope {
   }
 
   private buildRequest(): Record<string, unknown> {
-    const { request, requiredPermission } = this.options;
+    const { request } = this.options;
     const headers = request.headers;
     return {
       id: request.id,
@@ -117,9 +140,14 @@ export class RequestScope implements EvalScope {
       body: this.body === null ? '' : this.body.toString('utf8'),
       form_body: formBody(headers['content-type'], this.body),
       json_body: jsonBody(headers['content-type'], this.body),
-      context: { beta_granted_permissions: [], beta_required_permission: requiredPermission ?? '' },
+      context: this.contextVariable(),
       ...urlParts(request.url),
     };
+  }
+
+  /** `request.context`: each access control's grant, then the permissions (a label can never shadow them: those labels are reserved). */
+  contextVariable(): Record<string, unknown> {
+    return { ...this.accessContext, beta_granted_permissions: [...this.granted], beta_required_permission: this.required };
   }
 
   private buildBackends(): Record<string, unknown> {

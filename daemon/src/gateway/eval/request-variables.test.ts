@@ -100,9 +100,9 @@ describe('request variables', () => {
     expect(evalDyn(jsonBody, plain)).toEqual([null, null]);
   });
 
-  it('oauth2_verifier gives one value per client request; access-control functions fail naming the block', async () => {
+  it('oauth2_verifier gives one value per client request; jwt_sign with a label from the request fails naming it', async () => {
     const config = await loadOk({
-      'portico.hcl': 'server {\n endpoint "/" {\n response {\n json_body = [oauth2_verifier(), oauth2_verifier(), unixtime()]\n }\n }\n endpoint "/sign" {\n response {\n body = jwt_sign("tok", {})\n }\n }\n}\n',
+      'portico.hcl': 'server {\n endpoint "/" {\n response {\n json_body = [oauth2_verifier(), oauth2_verifier(), unixtime()]\n }\n }\n endpoint "/sign" {\n response {\n body = jwt_sign(request.headers.profile, {})\n }\n }\n}\n',
     });
     const [first, second] = config.servers[0]?.endpoints ?? [];
     const a = evalDyn(first?.response?.jsonBody as Dyn<JsonValue>, new RequestScope({ config, request: requestInfo({}) })) as [string, string, number];
@@ -113,12 +113,12 @@ describe('request variables', () => {
     expect(Math.abs(a[2] - Date.now() / 1000)).toBeLessThan(60);
     let error: unknown;
     try {
-      evalDyn(second?.response?.body as Dyn<string>, new RequestScope({ config, request: requestInfo({}) }));
+      evalDyn(second?.response?.body as Dyn<string>, new RequestScope({ config, request: requestInfo({ profile: "tok" }) }));
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).kind).toBe('evaluation');
-    expect((error as GatewayError).detail).toMatch(/portico\.hcl:9,9-18: Error in function call; Call to function "jwt_sign" failed: jwt_sign needs a jwt_signing_profile block or a jwt block with signing_ttl labelled "tok"/);
+    expect((error as GatewayError).detail).toMatch(/portico\.hcl:9,9-18: Error in function call; Call to function "jwt_sign" failed: jwt_sign: no jwt_signing_profile or jwt block with signing_ttl is labelled "tok"/);
   });
 });

@@ -11,7 +11,8 @@ function gatedHandler(): { handler: EndpointHandler; arrived: () => number; rele
     arrived: () => arrived,
     release: () => release(),
     handler: {
-      async handle(ctx: EndpointContext): Promise<GatewayResponse> {
+      guard: (ctx) => echoEndpointHandler.guard(ctx),
+    async handle(ctx: EndpointContext): Promise<GatewayResponse> {
         if (ctx.endpoint.pattern === '/slow') {
           arrived += 1;
           await gate;

@@ -4,9 +4,10 @@
  * Errors come back as GatewayErrors with the template of the block the request was in.
  */
 import type { IncomingMessage } from 'node:http';
-import type { ApiConfig, CorsConfig, EndpointConfig, FilesConfig, Modifiers, ServerConfig, SpaConfig } from '../config/model.js';
+import type { AccessControl, ApiConfig, CorsConfig, EndpointConfig, FilesConfig, Modifiers, ServerConfig, SpaConfig } from '../config/model.js';
 import type { AccessLogFields, EndpointHandler, GatewayResponse, RequestInfo } from '../contracts.js';
 import { DEFAULT_HTML_TEMPLATE, type ErrorTemplate } from '../errors/error-template.js';
+import { addPrivateCaching } from '../access/private-caching.js';
 import { GatewayError } from '../errors/error-types.js';
 import { isPreflight } from './cors.js';
 import { hostName } from './forwarded-url.js';
@@ -73,10 +74,12 @@ export async function dispatch(input: DispatchInput, placement: Placement): Prom
       const preflight = answerPreflight(target.cors, method, input.request.headers);
       if (preflight) return preflight;
       if (!STATIC_METHODS.includes(method)) throw methodNotAllowed(method, STATIC_METHODS);
+      const refused = await guard(input, srv, target.files.basePath, target.files.access, request);
+      if (refused) return refused;
       const response = await serveFile({ documentRoot: target.files.documentRoot, rest: match.rest ?? '', path: input.path, search: input.search, method, headers: input.request.headers });
       if (response) {
         input.log.handler = 'files';
-        return response;
+        return privateCaching(input, target.files.access.effective, response);
       }
       continue;
     }
@@ -85,8 +88,10 @@ export async function dispatch(input: DispatchInput, placement: Placement): Prom
       const preflight = answerPreflight(target.cors, method, input.request.headers);
       if (preflight) return preflight;
       if (!STATIC_METHODS.includes(method)) throw methodNotAllowed(method, STATIC_METHODS);
+      const refused = await guard(input, srv, target.spa.basePath, target.spa.access, request);
+      if (refused) return refused;
       input.log.handler = 'spa';
-      return bootstrapResponse(target.spa.bootstrapFile, method, input.request.headers);
+      return privateCaching(input, target.spa.access.effective, await bootstrapResponse(target.spa.bootstrapFile, method, input.request.headers));
     }
     const { endpoint, api } = target;
     const preflight = answerPreflight(target.cors, method, input.request.headers);
@@ -95,6 +100,7 @@ export async function dispatch(input: DispatchInput, placement: Placement): Prom
     input.log.handler ??= 'endpoint';
     return input.endpointHandler.handle({
       config: input.runtime.config,
+      access: input.runtime.access,
       server: srv.server,
       api,
       endpoint,
@@ -107,6 +113,28 @@ export async function dispatch(input: DispatchInput, placement: Placement): Prom
   }
   // Only files routes matched, and none had the file: a 404 in the block the path is under.
   throw new GatewayError('route_not_found', `no file for ${input.path}`);
+}
+
+/** A files or spa block's access controls, run by the endpoint handler (it runs their error handlers). */
+function guard(input: DispatchInput, srv: ServerRuntime, path: string, access: AccessControl, request: RequestInfo): Promise<GatewayResponse | null> {
+  if (access.effective.length === 0) return Promise.resolve(null);
+  return input.endpointHandler.guard({
+    config: input.runtime.config,
+    access: input.runtime.access,
+    server: srv.server,
+    path,
+    blockAccess: access,
+    request,
+    incoming: input.incoming,
+    backends: input.runtime.backends,
+    log: input.log,
+    signal: input.signal,
+  });
+}
+
+function privateCaching(input: DispatchInput, labels: readonly string[], response: GatewayResponse): GatewayResponse {
+  if (labels.length > 0 && input.runtime.access.privateCaching(labels)) addPrivateCaching(response.headers);
+  return response;
 }
 
 /** Placement by path alone: the api (JSON errors) or files block the path is under, else the server. */

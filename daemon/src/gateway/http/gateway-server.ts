@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from '../config/model.js';
-import type { BackendSet, EndpointHandler, GatewayLogSink, ReloadTarget } from '../contracts.js';
+import type { BackendSet, EndpointHandler, GatewayLogSink, ReloadTarget, AccessDenial } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { createGatewayLogSink, isConfigurableLogSink, logSinkSettings } from '../logs/log-sink.js';
 import { handleRequest, type PipelineDeps, type RequestSlot } from './request-pipeline.js';
@@ -32,6 +32,8 @@ export interface GatewayServerOptions {
   readonly shutdownTimeoutMs: number;
   /** Interface to bind every port on; all interfaces when unset (`*` hosts mean that). */
   readonly listenHost?: string;
+  /** Told of every request an access control or permission check refused (for the consoles' Events). */
+  readonly onAccessDenied?: (denial: AccessDenial) => void;
 }
 
 interface Listener {
@@ -75,6 +77,7 @@ export class GatewayServer implements ReloadTarget {
       logSink: this.#logSink,
       isDraining: () => this.#draining,
       isClosing: (port: number) => this.#listeners.get(port)?.closing ?? true,
+      ...(options.onAccessDenied ? { onAccessDenied: options.onAccessDenied } : {}),
     };
   }
 
@@ -118,7 +121,7 @@ export class GatewayServer implements ReloadTarget {
     const backends = this.#options.createBackends(config);
     let runtime: Runtime;
     try {
-      runtime = buildRuntime(config, backends);
+      runtime = buildRuntime(config, backends, (message) => this.#options.logger.warn(message));
     } catch (error) {
       await backends.close();
       throw new Error(`gateway: cannot build the routes of the configuration: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

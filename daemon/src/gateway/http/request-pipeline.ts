@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { AccessLogFields, EndpointHandler, GatewayLogSink, GatewayResponse, RequestInfo } from '../contracts.js';
+import type { AccessDenial, AccessLogFields, EndpointHandler, GatewayLogSink, GatewayResponse, RequestInfo } from '../contracts.js';
 import { errorResponse } from '../errors/error-response.js';
 import { asGatewayError, type GatewayError } from '../errors/error-types.js';
 import { accessRecord } from '../logs/access-record.js';
@@ -24,6 +24,8 @@ export interface PipelineDeps {
   isDraining(): boolean;
   /** True when this port's listener is closing: answers carry `Connection: close`. */
   isClosing(port: number): boolean;
+  /** Told of every request an access control or permission check refused. */
+  onAccessDenied?(denial: AccessDenial): void;
 }
 
 export interface RequestSlot {
@@ -66,6 +68,11 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
     }
   }
 
+  if (log.denial && deps.onAccessDenied) {
+    const endpoint = placement.endpoint?.path ?? placement.files?.basePath ?? placement.spa?.basePath ?? null;
+    deps.onAccessDenied({ at: new Date(startedAt).toISOString(), type: log.denial.type, label: log.denial.label, server: placement.server?.name ?? null, endpoint, method, path, clientIp: info.clientIp });
+  }
+
   // The front's own expressions (its response header modifiers, custom_log_fields) see the request; most requests have none.
   const scope = placement.modifiers.length > 0 || placement.customLogFields.length > 0 ? new RequestScope({ config: runtime.config, request: { ...info, pathParams: placement.pathParams, wildcard: placement.wildcard }, health: runtime.backends.health }) : null;
   const headers = response.headers;
@@ -101,7 +108,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
       endpoint: placement.endpoint?.pattern ?? null,
       handler: log.handler ?? null,
       clientIp: info.clientIp,
-      authUser: null,
+      authUser: log.authUser ?? null,
       requestHeaders: req.headers,
       requestBytes: Number(req.headers['content-length'] ?? 0) || 0,
       tls: false,

@@ -5,7 +5,8 @@
  * arrive on and finish on it.
  */
 import type { ApiConfig, CorsConfig, EndpointConfig, FilesConfig, GatewayConfig, ServerConfig, SpaConfig } from '../config/model.js';
-import type { BackendSet } from '../contracts.js';
+import { createAccessControlSet } from '../access/access-set.js';
+import type { AccessControlSet, BackendSet } from '../contracts.js';
 import { DEFAULT_HTML_TEMPLATE, DEFAULT_JSON_TEMPLATE, defaultTemplate, errorFileType, loadErrorFile, type ErrorTemplate } from '../errors/error-template.js';
 import { joinPaths, parsePathPattern, patternKey } from '../router/path-pattern.js';
 import { PathRouter } from '../router/path-router.js';
@@ -53,12 +54,13 @@ export interface PortRuntime {
 export interface Runtime {
   readonly config: GatewayConfig;
   readonly backends: BackendSet;
+  readonly access: AccessControlSet;
   readonly ports: ReadonlyMap<number, PortRuntime>;
   /** error_file templates that could not be used (their type's default serves instead). */
   readonly problems: readonly string[];
 }
 
-export function buildRuntime(config: GatewayConfig, backends: BackendSet): Runtime {
+export function buildRuntime(config: GatewayConfig, backends: BackendSet, warn?: (message: string) => void): Runtime {
   const problems: string[] = [];
   const templates = new Map<string, ErrorTemplate>();
   const templateFor = (file: string | null, fallback: ErrorTemplate): ErrorTemplate => {
@@ -85,7 +87,7 @@ export function buildRuntime(config: GatewayConfig, backends: BackendSet): Runti
   }
   const frozen = new Map<number, PortRuntime>();
   for (const [port, entry] of ports) frozen.set(port, { port, byHost: entry.byHost, fallback: entry.fallback });
-  return { config, backends, ports: frozen, problems };
+  return { config, backends, access: createAccessControlSet(config, backends, warn ? { warn } : {}), ports: frozen, problems };
 }
 
 function buildServer(server: ServerConfig, templateFor: (file: string | null, fallback: ErrorTemplate) => ErrorTemplate): ServerRuntime {

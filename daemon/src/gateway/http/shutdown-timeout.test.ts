@@ -11,6 +11,7 @@ describe('shutdown timeout', () => {
       {
         shutdownTimeoutMs: 200,
         endpointHandler: {
+          guard: async () => null,
           handle(ctx: EndpointContext): Promise<GatewayResponse> {
             arrived += 1;
             return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject((aborted = ctx.signal.reason))));

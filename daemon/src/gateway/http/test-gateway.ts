@@ -9,6 +9,7 @@ import { afterEach } from 'vitest';
 import type { GatewayConfig } from '../config/model.js';
 import { load } from '../config/test-helpers.js';
 import type { BackendHealth, BackendSet, EndpointContext, EndpointHandler, GatewayLogRecord, GatewayResponse, HealthMonitor } from '../contracts.js';
+import { createEndpointHandler } from '../endpoint/endpoint-handler.js';
 import { GatewayError, type GatewayErrorKind } from '../errors/error-types.js';
 import { createGatewayLogSink } from '../logs/log-sink.js';
 import { GatewayServer, type GatewayServerOptions } from './gateway-server.js';
@@ -30,11 +31,15 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The real access-control guard of files and spa blocks (the echo handler below answers endpoints only). */
+const realHandler = createEndpointHandler();
+
 /**
  * Answers from the endpoint: its static `response` block when it has one, else JSON with what
  * the front passed in. `x-test-error: <type>` makes it throw that GatewayError.
  */
 export const echoEndpointHandler: EndpointHandler = {
+  guard: (ctx) => realHandler.guard(ctx),
   async handle(ctx: EndpointContext): Promise<GatewayResponse> {
     const wanted = ctx.request.headers['x-test-error'];
     if (typeof wanted === 'string') throw new GatewayError(wanted as GatewayErrorKind, `test asked for ${wanted}: secret detail`);

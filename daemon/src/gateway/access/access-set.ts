@@ -1,0 +1,62 @@
+import type { GatewayConfig } from '../config/model.js';
+import type { AccessControlSet, AccessLogFields, BackendSet } from '../contracts.js';
+import { asGatewayError, GatewayError } from '../errors/error-types.js';
+import type { RequestScope } from '../eval/request-scope.js';
+import type { AccessCheck } from './access-check.js';
+import { basicAuth } from './basic-auth.js';
+import { jwtControl, type JwtControl } from './jwt-control.js';
+
+export interface AccessSetOptions {
+  /** Told of configuration problems met while serving (a permissions claim of the wrong type). */
+  readonly warn?: (message: string) => void;
+}
+
+/** The access controls of one configuration, built when it is applied. */
+export function createAccessControlSet(config: GatewayConfig, backends: BackendSet, { warn = () => undefined }: AccessSetOptions = {}): AccessControlSet {
+  const checks = new Map<string, AccessCheck>();
+  const jwts = new Map<string, JwtControl>();
+  for (const [label, ac] of Object.entries(config.accessControls)) {
+    if (ac.kind === 'basic_auth') checks.set(label, basicAuth(ac));
+    else {
+      const control = jwtControl(ac, backends, warn);
+      checks.set(label, control);
+      jwts.set(label, control);
+    }
+  }
+  const privateCache = new Map<readonly string[], boolean>();
+  return {
+    enforce: async function enforceAccess(labels: readonly string[], scope: RequestScope, log: AccessLogFields, signal: AbortSignal): Promise<void> {
+      for (const label of labels) {
+        const check = checks.get(label);
+        // The loader refuses unknown labels; meeting one here is a bug, and a bug must not open the door.
+        if (!check) throw new GatewayError('access_control', `access control ${JSON.stringify(label)} is not defined`, { source: label });
+        let grant;
+        try {
+          grant = await check.validate({ headers: scope.request.headers, scope, signal });
+        } catch (error) {
+          const failure = asGatewayError(error, 'access_control');
+          // An evaluation failure in token_value or claims refuses the request as well (it is logged as what it was).
+          throw failure.source === label ? failure : new GatewayError(failure.kind === 'evaluation' ? 'access_control' : failure.kind, failure.detail, { headers: failure.headers, source: label, cause: failure });
+        }
+        scope.grantAccess(label, grant.context, grant.permissions);
+        if (grant.user !== null) log.authUser = grant.user;
+      }
+    },
+    privateCaching(labels: readonly string[]): boolean {
+      let wanted = privateCache.get(labels);
+      if (wanted === undefined) {
+        wanted = labels.some((l) => {
+          const ac = config.accessControls[l];
+          return ac?.kind === 'jwt' && !ac.disablePrivateCaching;
+        });
+        privateCache.set(labels, wanted);
+      }
+      return wanted;
+    },
+    jwksStatus() {
+      const out: Record<string, { fetchedAt: number | null; keys: number; lastError: string | null }> = {};
+      for (const [label, control] of jwts) if (control.jwks) out[label] = control.jwks.status();
+      return out;
+    },
+  };
+}

@@ -1,0 +1,340 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, jwtVerify, SignJWT } from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startBackend } from '../endpoint/test-support.js';
+import { accessLines, startAccessGateway } from './test-support.js';
+
+const SECRET = 'a-test-secret-of-enough-length-0123456789';
+const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const rsa2 = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+const pem = (key: import('node:crypto').KeyObject): string => key.export({ type: 'spki', format: 'pem' }) as string;
+const now = (): number => Math.floor(Date.now() / 1000);
+
+function hs256(claims: Record<string, unknown>, secret = SECRET): Promise<string> {
+  return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(secret));
+}
+
+const closers: (() => void)[] = [];
+afterEach(() => closers.splice(0).forEach((c) => c()));
+
+/** A JWKS server on loopback whose key set the test replaces; counts its requests. */
+async function jwksServer(keys: () => Promise<unknown[]>, delayMs = 0): Promise<{ url: string; requests: () => number }> {
+  let requests = 0;
+  const server = createServer((_req, res) => {
+    requests += 1;
+    void keys().then((list) =>
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ keys: list }));
+      }, delayMs),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`, requests: () => requests };
+}
+
+const HS_CONFIG = (extra = '', endpointExtra = ''): string => `
+server {
+  hosts = ["*:0"]
+  api {
+    endpoint "/me" {
+      access_control = ["tok"]
+      ${endpointExtra}
+      response {
+        headers = { cache-control = "max-age=60" }
+        json_body = { sub = request.context.tok.sub, ctx = request.context }
+      }
+    }
+  }
+}
+definitions {
+  jwt "tok" {
+    signature_algorithm = "HS256"
+    key = "${SECRET}"
+    ${extra}
+  }
+}
+`;
+
+describe('jwt through the gateway', () => {
+  it('reads a bearer token, grants its claims and marks the answer private', async () => {
+    const gw = await startAccessGateway({ 'portico.hcl': HS_CONFIG() });
+    const res = await fetch(gw.url('/me'), { headers: { authorization: `Bearer ${await hs256({ sub: 'ada', exp: now() + 60 })}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('max-age=60, private');
+    expect(await res.json()).toMatchObject({ sub: 'ada', ctx: { tok: { sub: 'ada' }, beta_granted_permissions: [], beta_required_permission: '' } });
+    expect(accessLines(gw)[0]).toMatchObject({ auth_user: 'ada' });
+  });
+
+  it('answers missing, expired, tampered and foreign tokens with their types and the Bearer challenge', async () => {
+    const gw = await startAccessGateway({ 'portico.hcl': HS_CONFIG() });
+    const call = async (authorization?: string): Promise<[number, string | null, string | null]> => {
+      const res = await fetch(gw.url('/me'), { headers: authorization === undefined ? {} : { authorization } });
+      return [res.status, res.headers.get('www-authenticate'), res.headers.get('cache-control')];
+    };
+    const valid = await hs256({ sub: 'ada', exp: now() + 60 });
+    const [h, p, s] = valid.split('.') as [string, string, string];
+    const tampered = `${h}.${Buffer.from(JSON.stringify({ sub: 'root', exp: now() + 60 })).toString('base64url')}.${s}`;
+    expect(p).not.toBe('');
+    expect(await call()).toEqual([401, 'Bearer', 'no-store']);
+    expect(await call(`Basic ${Buffer.from('a:b').toString('base64')}`)).toEqual([401, 'Bearer', 'no-store']);
+    expect(await call(`Bearer ${await hs256({ sub: 'ada', exp: now() - 120 })}`)).toEqual([401, 'Bearer error="invalid_token"', 'no-store']);
+    expect(await call(`Bearer ${tampered}`)).toEqual([401, 'Bearer error="invalid_token"', 'no-store']);
+    expect(await call(`Bearer ${await hs256({ sub: 'ada' }, 'another-secret-another-secret-123')}`)).toEqual([401, 'Bearer error="invalid_token"', 'no-store']);
+    expect(await call('Bearer not.a.jwt')).toEqual([401, 'Bearer error="invalid_token"', 'no-store']);
+    expect(accessLines(gw).map((l) => l['error_type'])).toEqual(['jwt_token_missing', 'jwt_token_missing', 'jwt_token_expired', 'jwt_token_invalid', 'jwt_token_invalid', 'jwt_token_invalid']);
+    expect(gw.denials.map((d) => d.label)).toEqual(['tok', 'tok', 'tok', 'tok', 'tok', 'tok']);
+    expect(JSON.stringify(gw.records)).not.toContain(valid.slice(-20));
+  });
+
+  it('reads the token from a cookie, another header, or token_value; only Authorization gets a challenge', async () => {
+    const token = await hs256({ sub: 'c', exp: now() + 60 });
+    for (const [source, init] of [
+      ['cookie = "session"', { headers: { cookie: `a=1; session=${token}` } }],
+      ['header = "X-Token"', { headers: { 'x-token': token } }],
+      ['token_value = request.query.t[0]', { query: `?t=${token}` }],
+    ] as const) {
+      const gw = await startAccessGateway({ 'portico.hcl': HS_CONFIG(source) });
+      const query = 'query' in init ? init.query : '';
+      const ok = await fetch(gw.url(`/me${query}`), 'headers' in init ? { headers: init.headers } : {});
+      expect([source, ok.status]).toEqual([source, 200]);
+      const missing = await fetch(gw.url('/me'), { headers: { authorization: `Bearer ${token}` } });
+      expect([source, missing.status, missing.headers.get('www-authenticate')]).toEqual([source, 401, null]);
+    }
+  });
+
+  it('checks claims (evaluated per request) and required claims', async () => {
+    const gw = await startAccessGateway({ 'portico.hcl': HS_CONFIG('claims = { iss = "portico", sub = request.headers.x-user }\n    required_claims = ["role"]') });
+    const call = async (claims: Record<string, unknown>, user: string): Promise<number> =>
+      (await fetch(gw.url('/me'), { headers: { authorization: `Bearer ${await hs256({ exp: now() + 60, ...claims })}`, 'x-user': user } })).status;
+    expect(await call({ iss: 'portico', sub: 'ada', role: 'x' }, 'ada')).toBe(200);
+    expect(await call({ iss: 'portico', sub: 'ada', role: 'x' }, 'bob')).toBe(401);
+    expect(await call({ iss: 'elsewhere', sub: 'ada', role: 'x' }, 'ada')).toBe(401);
+    expect(await call({ iss: 'portico', sub: 'ada' }, 'ada')).toBe(401);
+    expect(accessLines(gw).map((l) => l['error_type'] ?? null)).toEqual([null, 'jwt_token_invalid', 'jwt_token_invalid', 'jwt_token_invalid']);
+  });
+
+  it('verifies RS256 with a key file and ES256 with an inline key; disable_private_caching keeps the answer public', async () => {
+    const gw = await startAccessGateway({
+      'portico.hcl': `
+server {
+  hosts = ["*:0"]
+  endpoint "/rs" {
+    access_control = ["rs"]
+    response { body = "rs" }
+  }
+  endpoint "/es" {
+    access_control = ["es"]
+    response { body = "es" }
+  }
+}
+definitions {
+  jwt "rs" {
+    signature_algorithm = "RS256"
+    key_file = "rs.pem"
+  }
+  jwt "es" {
+    signature_algorithm = "ES256"
+    key = ${JSON.stringify(pem(ec.publicKey))}
+    disable_private_caching = true
+  }
+}
+`,
+      'rs.pem': pem(rsa.publicKey),
+    });
+    const rs = await new SignJWT({ sub: 'r' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1m').sign(rsa.privateKey);
+    const es = await new SignJWT({ sub: 'e' }).setProtectedHeader({ alg: 'ES256' }).setExpirationTime('1m').sign(ec.privateKey);
+    const rsRes = await fetch(gw.url('/rs'), { headers: { authorization: `Bearer ${rs}` } });
+    expect([rsRes.status, rsRes.headers.get('cache-control')]).toEqual([200, 'private']);
+    const esRes = await fetch(gw.url('/es'), { headers: { authorization: `Bearer ${es}` } });
+    expect([esRes.status, esRes.headers.get('cache-control')]).toEqual([200, null]);
+    expect((await fetch(gw.url('/rs'), { headers: { authorization: `Bearer ${es}` } })).status).toBe(401);
+    // The RS256 public key used as an HS256 secret must not verify.
+    const confused = await hs256({ sub: 'x', exp: now() + 60 }, pem(rsa.publicKey));
+    expect((await fetch(gw.url('/rs'), { headers: { authorization: `Bearer ${confused}` } })).status).toBe(401);
+  });
+
+  it('fetches the key set once for concurrent requests, follows a rotation by kid, and goes through a configured backend', async () => {
+    let keys = [{ ...(await exportJWK(rsa.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' }];
+    const idp = await jwksServer(async () => keys, 100);
+    const gw = await startAccessGateway({
+      'portico.hcl': `
+server {
+  hosts = ["*:0"]
+  endpoint "/p" {
+    access_control = ["idp"]
+    response { body = request.context.idp.sub }
+  }
+}
+definitions {
+  jwt "idp" {
+    jwks_url = "${idp.url}"
+    backend  = "idp"
+  }
+  backend "idp" {
+    origin = "${new URL(idp.url).origin}"
+    set_request_headers = { x-from = "portico" }
+  }
+}
+`,
+    });
+    const sign = (key: import('node:crypto').KeyObject, kid: string, sub: string): Promise<string> => new SignJWT({ sub }).setProtectedHeader({ alg: 'RS256', kid }).setExpirationTime('1m').sign(key);
+    const first = await sign(rsa.privateKey, 'k1', 'one');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(gw.url('/p'), { headers: { authorization: `Bearer ${first}` } }).then((r) => r.text())));
+    expect(answers).toEqual(Array(10).fill('one'));
+    expect(idp.requests()).toBe(1);
+    keys = [{ ...(await exportJWK(rsa2.publicKey)), kid: 'k2', alg: 'RS256', use: 'sig' }];
+    const rotated = await fetch(gw.url('/p'), { headers: { authorization: `Bearer ${await sign(rsa2.privateKey, 'k2', 'two')}` } });
+    expect([rotated.status, await rotated.text()]).toEqual([200, 'two']);
+    expect(idp.requests()).toBe(2);
+    const backendLines = gw.records.filter((r) => r.type === 'gateway_backend');
+    expect(backendLines.length).toBe(2);
+  });
+
+  it('signs with jwt_sign in any expression, and a jwt with signing_ttl accepts what it signed', async () => {
+    const gw = await startAccessGateway({
+      'portico.hcl': `
+server {
+  hosts = ["*:0"]
+  endpoint "/login" {
+    response {
+      json_body = {
+        token   = jwt_sign("session", { sub = request.query.user[0] })
+        profile = jwt_sign("svc", { scope = "read" })
+      }
+    }
+  }
+  endpoint "/me" {
+    access_control = ["session"]
+    response { body = request.context.session.sub }
+  }
+}
+definitions {
+  jwt "session" {
+    signature_algorithm = "HS256"
+    key = "${SECRET}"
+    signing_ttl = "10m"
+    claims = { iss = "portico" }
+  }
+  jwt_signing_profile "svc" {
+    signature_algorithm = "RS256"
+    key = ${JSON.stringify(rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }))}
+    ttl = "1h"
+    claims = { iss = "svc", aud = "backend" }
+    headers = { kid = "svc-1" }
+  }
+}
+`,
+    });
+    const login = (await (await fetch(gw.url('/login?user=grace'))).json()) as { token: string; profile: string };
+    const me = await fetch(gw.url('/me'), { headers: { authorization: `Bearer ${login.token}` } });
+    expect([me.status, await me.text()]).toEqual([200, 'grace']);
+    const verified = await jwtVerify(login.profile, rsa.publicKey, { issuer: 'svc', audience: 'backend' });
+    expect(verified.protectedHeader).toMatchObject({ alg: 'RS256', typ: 'JWT', kid: 'svc-1' });
+    expect(verified.payload).toMatchObject({ scope: 'read' });
+    expect((verified.payload.exp ?? 0) - (verified.payload.iat ?? 0)).toBe(3600);
+  });
+});
+
+describe('permissions', () => {
+  const PERMS = `
+server {
+  hosts = ["*:0"]
+  api {
+    access_control = ["tok"]
+    endpoint "/read" {
+      beta_required_permission = "read"
+      response { json_body = request.context }
+    }
+    endpoint "/items" {
+      beta_required_permission = { GET = "read", post = "write" }
+      response { body = request.context.beta_required_permission }
+    }
+    endpoint "/any" {
+      beta_required_permission = { "*" = "admin" }
+      response { body = "any" }
+    }
+    endpoint "/handled" {
+      beta_required_permission = "admin"
+      response { body = "never" }
+      error_handler "beta_insufficient_permissions" {
+        response {
+          status = 403
+          body = "ask an admin"
+        }
+      }
+    }
+  }
+}
+definitions {
+  jwt "tok" {
+    signature_algorithm = "HS256"
+    key = "${SECRET}"
+    beta_permissions_claim = "scope"
+    beta_roles_claim = "roles"
+    beta_roles_map = { editor = ["write"], "*" = ["read"] }
+    beta_permissions_map = { write = ["read", "draft"], draft = ["preview"] }
+  }
+}
+`;
+
+  it('grants from the permissions claim, the roles map (with *) and the permissions map, recursively', async () => {
+    const gw = await startAccessGateway({ 'portico.hcl': PERMS });
+    const token = await hs256({ exp: now() + 60, scope: 'report', roles: ['editor'] });
+    const res = await fetch(gw.url('/read'), { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const ctx = (await res.json()) as { beta_granted_permissions: string[]; beta_required_permission: string };
+    expect([...ctx.beta_granted_permissions].sort()).toEqual(['draft', 'preview', 'read', 'report', 'write']);
+    expect(ctx.beta_required_permission).toBe('read');
+    // An unmapped role gets the `*` permissions.
+    const guest = await hs256({ exp: now() + 60, roles: 'visitor' });
+    expect((await fetch(gw.url('/read'), { headers: { authorization: `Bearer ${guest}` } })).status).toBe(200);
+  });
+
+  it('refuses what is not granted (403), a method missing from the object (405), and lets the endpoint handle it', async () => {
+    const gw = await startAccessGateway({ 'portico.hcl': PERMS });
+    const reader = { authorization: `Bearer ${await hs256({ exp: now() + 60, scope: 'read' })}` };
+    const get = await fetch(gw.url('/items'), { headers: reader });
+    expect([get.status, await get.text()]).toEqual([200, 'read']);
+    const post = await fetch(gw.url('/items'), { method: 'POST', headers: reader });
+    expect([post.status, post.headers.get('gateway-error')]).toEqual([403, 'access control error']);
+    expect(await post.json()).toMatchObject({ error: { status: 403 } });
+    const missingMethod = await fetch(gw.url('/items'), { method: 'DELETE', headers: reader });
+    expect([missingMethod.status, missingMethod.headers.get('allow')]).toEqual([405, 'GET, POST']);
+    expect((await fetch(gw.url('/any'), { method: 'DELETE', headers: reader })).status).toBe(403);
+    const handled = await fetch(gw.url('/handled'), { headers: reader });
+    expect([handled.status, await handled.text()]).toEqual([403, 'ask an admin']);
+    expect(gw.denials.map((d) => [d.type, d.label])).toEqual([
+      ['beta_insufficient_permissions', null],
+      ['beta_insufficient_permissions', null],
+      ['beta_insufficient_permissions', null],
+    ]);
+  });
+
+  it('never serves a permission-guarded endpoint without a grant, even with no access control', async () => {
+    const backend = await startBackend();
+    const gw = await startAccessGateway({
+      'portico.hcl': `
+server {
+  hosts = ["*:0"]
+  endpoint "/guarded" {
+    beta_required_permission = "admin"
+    proxy { backend = "b" }
+  }
+}
+definitions {
+  backend "b" { origin = "${backend.origin}" }
+}
+`,
+    });
+    expect((await fetch(gw.url('/guarded'))).status).toBe(403);
+    expect(backend.seen).toEqual([]);
+  });
+});

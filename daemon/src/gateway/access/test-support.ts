@@ -1,0 +1,60 @@
+/**
+ * Test support for access control: the real HTTP front and endpoint handler over a
+ * configuration written with its files (htpasswd, keys), real backends from the endpoint
+ * test support, and the denials the consoles would be told of.
+ */
+import { afterEach } from 'vitest';
+import { createBackendSet } from '../backend/index.js';
+import type { GatewayConfig } from '../config/model.js';
+import { load } from '../config/test-helpers.js';
+import type { AccessDenial, GatewayLogRecord } from '../contracts.js';
+import { createEndpointHandler } from '../endpoint/endpoint-handler.js';
+import { fixedHealth } from '../endpoint/test-support.js';
+import { GatewayServer } from '../http/gateway-server.js';
+
+const servers: GatewayServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
+});
+
+export interface AccessGateway {
+  readonly config: GatewayConfig;
+  readonly records: GatewayLogRecord[];
+  readonly denials: AccessDenial[];
+  readonly warnings: string[];
+  url(path: string): string;
+}
+
+/** Loads `files` (the `.hcl` ones are the configuration) and serves them on a free loopback port. */
+export async function startAccessGateway(files: Record<string, string>, env: Record<string, string> = {}): Promise<AccessGateway> {
+  const loaded = await load(files, env);
+  if (!loaded.config) throw new Error(`expected a valid configuration, got:\n${loaded.messages.join('\n')}`);
+  const config = loaded.config;
+  const records: GatewayLogRecord[] = [];
+  const denials: AccessDenial[] = [];
+  const warnings: string[] = [];
+  const sink = { write: (r: GatewayLogRecord) => records.push(r) };
+  const server = new GatewayServer({
+    endpointHandler: createEndpointHandler({ logger: { warn: (m) => warnings.push(m) } }),
+    createBackends: (cfg) => createBackendSet(cfg, { health: fixedHealth(), logSink: sink, env: {} }),
+    logSink: sink,
+    logger: { info: () => undefined, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
+    shutdownDelayMs: 0,
+    shutdownTimeoutMs: 1000,
+    listenHost: '127.0.0.1',
+    onAccessDenied: (d) => denials.push(d),
+  });
+  servers.push(server);
+  await server.apply(config);
+  const port = config.servers[0]?.hosts[0]?.port ?? 0;
+  return { config, records, denials, warnings, url: (path) => `http://127.0.0.1:${server.boundPort(port) ?? 0}${path}` };
+}
+
+export function basic(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}
+
+/** The access records, in order. */
+export function accessLines(gw: AccessGateway): GatewayLogRecord[] {
+  return gw.records.filter((r) => r.type === 'gateway_access');
+}
