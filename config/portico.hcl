@@ -50,19 +50,37 @@ server "portico" {
     }
   }
 
-  // Datasets, uploads and ingest jobs (X-Tenant-Id and X-Workspace-Id required).
+  // Datasets, uploads and ingest jobs. Every request needs a bearer token
+  // (`npm exec portico -- token create --tenant T --workspace W`); the tenant and workspace
+  // the ingest service sees come from the token's claims, and headers a client sends for
+  // them are replaced.
   api "ingest" {
-    base_path = "/api/v1"
+    base_path      = "/api/v1"
+    access_control = ["tenant_token"]
 
     endpoint "/**" {
       proxy {
-        backend = "services"
+        backend                = "services"
+        remove_request_headers = ["authorization"]
+        set_request_headers = {
+          "X-Tenant-Id"    = request.context.tenant_token.tenant
+          "X-Workspace-Id" = request.context.tenant_token.workspace
+        }
       }
     }
   }
 }
 
 definitions {
+  // Tenant tokens: HS256 with the key the daemon keeps in its data dir (data/gateway-token.key,
+  // mode 0600, created at first start); `portico token create` signs with the same block.
+  jwt "tenant_token" {
+    signature_algorithm = "HS256"
+    key_file            = env.PORTICO_GATEWAY_TOKEN_KEY
+    required_claims     = ["tenant", "workspace", "exp"]
+    signing_ttl         = "24h"
+  }
+
   backend "services" {
     origin          = "http://${env.PORTICO_SERVICES_ADDR}"
     connect_timeout = "2s"
@@ -87,5 +105,7 @@ defaults {
   environment_variables = {
     PORTICO_GATEWAY_PORT  = "8080"
     PORTICO_SERVICES_ADDR = "127.0.0.1:9080"
+    // Set by the daemon and the CLI to <data dir>/gateway-token.key unless you set it.
+    PORTICO_GATEWAY_TOKEN_KEY = "../data/gateway-token.key"
   }
 }

@@ -5,6 +5,7 @@ import { daemonCommand } from './commands/daemon.js';
 import { infosessionsCommand } from './commands/infosessions.js';
 import { keysCommand } from './commands/keys.js';
 import { deliveriesCommand } from './commands/deliveries.js';
+import { tokenCommand } from './commands/token.js';
 import { tuiCommand } from './commands/tui.js';
 import { verifySignatureCommand } from './commands/verify-signature.js';
 
@@ -14,6 +15,7 @@ Commands:
   daemon          run the daemon (gateway, discovery, services, workers, control API)
   tui             terminal console for a running daemon
   keys            API keys of the infosessions service (create, list, ban, unban, revoke)
+  token           bearer tokens for the gateway (create --tenant T --workspace W)
   infosessions    infosessions tools (import FILE...: convert legacy CSV files)
   deliveries      webhook callback deliveries of the ingest service (list, reset DEAD ones)
   verify-signature  check a received callback's signatures (for receivers)
@@ -32,6 +34,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   'verify-signature': verifySignatureCommand,
   config: runConfigCommand,
   keys: keysCommand,
+  token: tokenCommand,
   infosessions: infosessionsCommand,
 };
 

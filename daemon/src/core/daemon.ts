@@ -11,6 +11,7 @@ import { AREAS } from './areas.js';
 import { ComponentHost } from './component.js';
 import { resolveConfigSources, type ConfigSources } from './config-sources.js';
 import { StartupError } from './errors.js';
+import { gatewayEnvironment } from './gateway-token-key.js';
 import { Logger } from './logger.js';
 import { ServicesListener } from './services-listener.js';
 import type { DaemonSettings } from './settings.js';
@@ -49,7 +50,9 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
 
   let config: ConfigSources;
   let token: string;
+  let gatewayEnv: NodeJS.ProcessEnv;
   try {
+    gatewayEnv = gatewayEnvironment(process.env, settings.dataDir);
     config = resolveConfigSources(configFiles, configDirs, process.env.PORTICO_CONFIG);
     const loaded = loadControlToken(settings.dataDir, settings.controlToken, logger);
     token = loaded.token;
@@ -93,7 +96,7 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
   const ctx: DaemonContext = {
     mode,
     settings,
-    env: process.env,
+    env: gatewayEnv,
     configFiles: config.files,
     configPaths: config.paths,
     logger,

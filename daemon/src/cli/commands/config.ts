@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { cliDataDir, gatewayEnvironment } from '../../core/gateway-token-key.js';
 import { loadGatewayConfig } from '../../gateway/config/load.js';
 import { UsageError } from '../../core/errors.js';
 import { DEFAULT_CONTROL_ADDR } from '../../core/settings.js';
@@ -57,7 +58,7 @@ async function checkCommand(argv: string[]): Promise<number> {
   const unknown = argv.find((a) => a.startsWith('-'));
   if (unknown) throw new UsageError(`unknown option '${unknown}' for 'config check'`, 'Usage: portico config check FILE...');
   if (argv.length === 0) throw new UsageError("'config check' needs at least one FILE", 'Usage: portico config check FILE...');
-  const { diagnostics } = await loadGatewayConfig(argv, process.env);
+  const { diagnostics } = await loadGatewayConfig(argv, gatewayEnvironment(process.env, cliDataDir(process.env)));
   for (const d of diagnostics) console.error(formatDiagnostic(d));
   if (diagnostics.some((d) => d.severity === 'error')) return 1;
   console.log('ok');
@@ -221,7 +222,7 @@ async function environment(file: string | undefined): Promise<Record<string, str
       }
     }
   }
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries(gatewayEnvironment(process.env, cliDataDir(process.env)))) if (v !== undefined) env[k] = v;
   return env;
 }
 
