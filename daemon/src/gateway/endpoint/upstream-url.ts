@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import type { BackendConfig } from '../config/model.js';
 import { GatewayError } from '../errors/error-types.js';
 import { evalOptional } from '../eval/eval-dyn.js';
+import { isDotSegment } from '../http/request-path.js';
 import type { EvalScope } from '../eval/request-scope.js';
 
 export interface UpstreamUrlInput {
@@ -65,6 +66,8 @@ function withWildcard(path: string, wildcard: string | null): string {
   if (!path.endsWith('/**')) return path;
   const base = path.slice(0, -2);
   if (wildcard === null || wildcard === '') return base;
+  // The front refuses dot segments; should one ever get here, the join below must not climb out of the base.
+  if (wildcard.split('/').some(isDotSegment)) throw new GatewayError('client_request', `the path below the route's /** contains a dot segment: ${JSON.stringify(wildcard)}`);
   const joined = posix.join(base, wildcard);
   return wildcard.endsWith('/') && !joined.endsWith('/') ? `${joined}/` : joined;
 }

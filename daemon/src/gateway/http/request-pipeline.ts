@@ -15,6 +15,7 @@ import { corsHeaders } from './cors.js';
 import { dispatch, emptyPlacement, type Placement } from './dispatch.js';
 import { requestHost, requestUrl } from './forwarded-url.js';
 import { requestIdFor } from './request-id.js';
+import { checkRequestPath } from './request-path.js';
 import type { Runtime } from './runtime.js';
 
 export interface PipelineDeps {
@@ -61,6 +62,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
     response = healthResponse(deps.isDraining(), method);
   } else {
     try {
+      checkRequestPath(path);
       response = await dispatch({ runtime, port, host, path, search, request: info, incoming: req, endpointHandler: deps.endpointHandler, log, signal: slot.controller.signal }, placement);
     } catch (error) {
       failure = asGatewayError(error);

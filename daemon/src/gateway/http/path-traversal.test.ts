@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { startAccessGateway } from '../access/test-support.js';
+import { startBackend } from '../endpoint/test-support.js';
+import { send } from './test-gateway.js';
+import { checkRequestPath } from './request-path.js';
+
+/** Every form of escaping a route's prefix, as sent on the wire (never normalised by the client). */
+const ESCAPES = ['/public/../admin/x', '/public/./../admin/x', '/public/%2e%2e/admin/x', '/public/%2E./admin/x', '/public/.%2E/admin/x', '/public/%2e/x', '/public/..%5cadmin', '/public/..\\admin', '/public/%5c..%5cadmin', '/public/x%00', '/public/%zz'];
+
+describe('request paths', () => {
+  it('accepts ordinary paths and refuses dot segments, backslashes, NUL and bad encodings', () => {
+    for (const ok of ['/', '/a/b', '/a/b..c/', '/a/.well-known/x', '/a/%2Fencoded', '/a/%252e%252e/b', '/a/..b', '/x.y.z']) expect(() => checkRequestPath(ok), ok).not.toThrow();
+    for (const bad of ESCAPES) expect(() => checkRequestPath(bad), bad).toThrow(/request path contains/);
+  });
+
+  it('never lets a path leave its route: endpoints, proxies with /**, backend path and path_prefix, files and spa', async () => {
+    const backend = await startBackend();
+    const gw = await startAccessGateway({
+      'portico.hcl': `
+server {
+  hosts = ["*:0"]
+  endpoint "/public/**" {
+    proxy { backend = "open" }
+  }
+  endpoint "/mapped/**" {
+    proxy {
+      backend {
+        origin = "${backend.origin}"
+        path = "/inner/**"
+        path_prefix = "/prefix"
+      }
+    }
+  }
+  endpoint "/user/{id}" {
+    response { body = request.path_params.id }
+  }
+  endpoint "/admin/**" {
+    access_control = ["ba"]
+    proxy { backend = "open" }
+  }
+  files {
+    base_path = "/files"
+    document_root = "www"
+  }
+  spa {
+    base_path = "/app"
+    bootstrap_file = "www/index.html"
+    paths = ["/**"]
+  }
+}
+definitions {
+  basic_auth "ba" { password = "pw" }
+  backend "open" { origin = "${backend.origin}" }
+}
+`,
+      'www/index.html': 'index',
+      'secret.txt': 'top secret',
+    });
+    const base = gw.url('/');
+    for (const prefix of ['/public', '/mapped', '/user', '/files', '/app']) {
+      for (const escape of ESCAPES) {
+        const path = escape.replace('/public', prefix);
+        const res = await send(base, path);
+        expect([path, res.status, res.headers['gateway-error']]).toEqual([path, 400, 'client request error']);
+        expect(res.text).not.toContain('top secret');
+      }
+    }
+    expect(backend.seen).toEqual([]);
+
+    // Encoded twice is no dot segment: it reaches the backend exactly as sent, under the prefix.
+    expect((await send(base, '/public/%252e%252e/admin/x')).status).toBe(200);
+    expect((await send(base, '/mapped/%252e%252e/x')).status).toBe(200);
+    expect((await send(base, '/public/a%2Fb/c')).status).toBe(200);
+    expect(backend.seen.map((s) => s.url)).toEqual(['/public/%252e%252e/admin/x', '/prefix/inner/%252e%252e/x', '/public/a%2Fb/c']);
+    // The guarded route stays guarded whatever the spelling.
+    expect((await send(base, '/admin/x')).status).toBe(401);
+    expect((await send(base, '/user/..')).status).toBe(400);
+    expect((await send(base, '/user/a..b')).text).toBe('a..b');
+    expect((await send(base, '/files/index.html')).text).toBe('index');
+  });
+});

@@ -1,0 +1,44 @@
+import { GatewayError } from '../errors/error-types.js';
+
+/**
+ * A request path the gateway can route as it is: routes, access controls, files and the
+ * upstream URL all see this one path, so no form of dot segment may reach them (a URL
+ * parser or path join downstream would remove it and leave the matched route). Refused
+ * with 400: `.` and `..` segments as sent or percent-encoded once (`%2e%2e`, `.%2E`), a
+ * backslash (`\`, `%5c`: some servers take it for `/`), NUL, and malformed percent-encoding.
+ * Anything encoded twice (`%252e`) is no dot segment here and travels on still encoded.
+ */
+export function checkRequestPath(path: string): void {
+  // The common case, a path with no dot, percent or backslash, needs no segment walk.
+  if (!/[.%\\\0]/.test(path)) return;
+  if (path.includes('\\')) throw refuse('a backslash');
+  if (path.includes('\0')) throw refuse('a NUL byte');
+  for (const segment of path.split('/')) {
+    if (segment === '') continue;
+    let decoded: string;
+    try {
+      decoded = segment.includes('%') ? decodeURIComponent(segment) : segment;
+    } catch {
+      throw refuse(`malformed percent-encoding in ${JSON.stringify(segment)}`);
+    }
+    if (decoded === '.' || decoded === '..') throw refuse(`the dot segment ${JSON.stringify(segment)}`);
+    if (decoded.includes('\\')) throw refuse('an encoded backslash');
+    if (decoded.includes('\0')) throw refuse('an encoded NUL byte');
+  }
+}
+
+/** True when a path segment, as sent or decoded once, is `.` or `..`. */
+export function isDotSegment(segment: string): boolean {
+  if (segment === '.' || segment === '..') return true;
+  if (!segment.includes('%')) return false;
+  try {
+    const decoded = decodeURIComponent(segment);
+    return decoded === '.' || decoded === '..';
+  } catch {
+    return false;
+  }
+}
+
+function refuse(what: string): GatewayError {
+  return new GatewayError('client_request', `the request path contains ${what}; paths with dot segments, backslashes or NUL are refused so that the route matched is the route served`);
+}
