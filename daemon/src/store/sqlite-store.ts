@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Mutex } from './mutex.js';
 import type { Queryable, SqlValue, Store } from './types.js';
@@ -21,7 +21,7 @@ export class SqliteStore implements Store {
   readonly #direct: Queryable;
 
   constructor({ file, busyTimeoutMs = 5000 }: SqliteStoreOptions) {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    if (file !== ':memory:') ownerOnly(file);
     this.location = file;
     this.#lock = lockFor(file);
     this.#db = new Database(file, { timeout: busyTimeoutMs });
@@ -114,4 +114,17 @@ function connectionQueries(db: Database.Database): Queryable {
 /** better-sqlite3 refuses booleans; SQLite has none, so store them as 0/1. */
 function bind(params: readonly SqlValue[]): unknown[] {
   return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+}
+
+/**
+ * The database holds callback secrets and header values: its file is created 0600 before
+ * SQLite opens it (SQLite gives the -wal and -shm files the database file's mode), and files
+ * left more open by an older version are tightened. A data dir made here is 0700.
+ */
+function ownerOnly(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    if (existsSync(path) && statSync(path).mode & 0o077) chmodSync(path, 0o600);
+  }
 }

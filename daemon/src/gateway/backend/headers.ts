@@ -2,6 +2,7 @@
  * Header handling at the backend edge: hop-by-hop headers never cross the gateway, and the
  * backend log line shows only an allow-list of headers and a URL without secrets.
  */
+import { LOGGED_REQUEST_HEADERS, LOGGED_RESPONSE_HEADERS } from '../logs/header-allow-list.js';
 
 /** RFC 9110 §7.6.1 connection-specific headers, plus `expect` (undici cannot send 100-continue on HTTP/1.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
@@ -47,8 +48,7 @@ export function responseHeaders(headers: HeaderMap): OutgoingHeaders {
   return out;
 }
 
-const LOGGED_REQUEST_HEADERS = ['accept', 'accept-encoding', 'content-length', 'content-type', 'host', 'referer', 'user-agent', 'x-forwarded-for', 'gateway-request-id'];
-const LOGGED_RESPONSE_HEADERS = ['cache-control', 'content-encoding', 'content-length', 'content-type', 'location', 'server', 'www-authenticate'];
+// One allow-list for the access and the backend lines (logs/header-allow-list.ts).
 
 const LOGGED_REQUEST_SET: ReadonlySet<string> = new Set(LOGGED_REQUEST_HEADERS);
 const LOGGED_RESPONSE_SET: ReadonlySet<string> = new Set(LOGGED_RESPONSE_HEADERS);
@@ -74,21 +74,4 @@ function pick(headers: HeaderMap, names: ReadonlySet<string>): Record<string, st
   return out;
 }
 
-/** Query parameter names whose values are secrets in the log line. */
-const SECRET_PARAM = /(token|secret|passw|pwd|auth|key|sig|code|session|credential)/i;
-
-/** The URL for logs: no user info, secret-looking query values as `***`. */
-export function loggableUrl(url: URL): string {
-  const secret = url.search === '' ? [] : [...new Set(url.searchParams.keys())].filter((name) => SECRET_PARAM.test(name));
-  if (url.username === '' && url.password === '' && secret.length === 0) return url.href;
-  const copy = new URL(url.href);
-  copy.username = '';
-  copy.password = '';
-  // Rewriting the query re-encodes it, so only when there is something to hide.
-  for (const name of secret) {
-    const count = copy.searchParams.getAll(name).length;
-    copy.searchParams.delete(name);
-    for (let i = 0; i < count; i++) copy.searchParams.append(name, '***');
-  }
-  return copy.href;
-}
+export { loggableUrl } from '../logs/loggable-url.js';

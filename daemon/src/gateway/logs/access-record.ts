@@ -3,6 +3,7 @@
  * docs/gateway.md "Logs". Headers pass the allow-list here and again in the sink.
  */
 import type { GatewayLogRecord } from '../contracts.js';
+import { loggableUrl } from './loggable-url.js';
 import { loggableHeaders, LOGGED_REQUEST_HEADERS, LOGGED_RESPONSE_HEADERS } from './header-allow-list.js';
 
 type Headers = Readonly<Record<string, string | readonly string[] | number | undefined>>;
@@ -43,7 +44,7 @@ export function accessRecord(input: AccessRecordInput): GatewayLogRecord {
     type: 'gateway_access',
     uid: input.requestId,
     method: input.method,
-    url: input.url.href,
+    url: loggableUrl(input.url),
     status: input.status,
     server: input.server ?? '',
     api: input.api ?? '',

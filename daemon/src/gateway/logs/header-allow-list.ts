@@ -2,9 +2,9 @@
  * The only headers a log line ever carries. Anything else (authorization, cookies, API keys,
  * tokens, custom headers that might hold either) is left out, whatever a caller passes.
  */
-export const LOGGED_REQUEST_HEADERS: readonly string[] = ['user-agent', 'accept', 'accept-encoding', 'content-type', 'content-length', 'referer', 'origin', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host'];
+export const LOGGED_REQUEST_HEADERS: readonly string[] = ['user-agent', 'accept', 'accept-encoding', 'content-type', 'content-length', 'host', 'referer', 'origin', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'gateway-request-id'];
 
-export const LOGGED_RESPONSE_HEADERS: readonly string[] = ['content-type', 'content-length', 'content-encoding', 'location', 'cache-control', 'gateway-error'];
+export const LOGGED_RESPONSE_HEADERS: readonly string[] = ['content-type', 'content-length', 'content-encoding', 'location', 'cache-control', 'gateway-error', 'server', 'www-authenticate'];
 
 const ALL = new Set([...LOGGED_REQUEST_HEADERS, ...LOGGED_RESPONSE_HEADERS]);
 
