@@ -54,8 +54,9 @@ export function parseWrk(out) {
  * stale keep-alive sockets in fetch's pool). `done` resolves with the parsed summary; `stop()`
  * interrupts it (wrk prints its summary on SIGINT) and resolves the same.
  */
-export function startWrk(url, { threads, connections, seconds }) {
-  const child = spawn('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', url], { stdio: ['ignore', 'pipe', 'inherit'] });
+export function startWrk(url, { threads, connections, seconds, headers = {} }) {
+  const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const child = spawn('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', ...headerArgs, url], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const done = new Promise((resolve) => child.on('exit', () => resolve(parseWrk(out))));

@@ -22,7 +22,8 @@ const RELOADS = Number(process.env.BENCH_RELOADS ?? 100);
 const PATH = '/bench/item.json';
 
 const wrkOptions = { threads: THREADS, connections: CONNECTIONS };
-const wrk = (url) => startWrk(url, { ...wrkOptions, seconds: SECONDS }).done;
+const wrk = (url, headers) => startWrk(url, { ...wrkOptions, seconds: SECONDS, headers }).done;
+const JWT_TARGET = 0.85;
 /** wrk until stop(). */
 function wrkInBackground(url) {
   const run = startWrk(url, { ...wrkOptions, seconds: 3600 });
@@ -40,10 +41,33 @@ function porticoConfig(port, backendPort, revision) {
       backend = "origin"
     }
   }
+  // The same answer through the same kind of backend, open and behind an RS256 jwt (fixed key,
+  // parsed once), for the access-control rows.
+  endpoint "/open/**" {
+    proxy {
+      backend {
+        origin = "http://127.0.0.1:${backendPort}"
+        path   = "/**"
+      }
+    }
+  }
+  endpoint "/jwt/**" {
+    access_control = ["bench_jwt"]
+    proxy {
+      backend {
+        origin = "http://127.0.0.1:${backendPort}"
+        path   = "/**"
+      }
+    }
+  }
 }
 definitions {
   backend "origin" {
     origin = "http://127.0.0.1:${backendPort}"
+  }
+  jwt "bench_jwt" {
+    signature_algorithm = "RS256"
+    key_file            = "jwt-public.pem"
   }
 }
 settings {
@@ -90,6 +114,11 @@ try {
     ),
   );
 
+  const { generateKeyPairSync } = await import('node:crypto');
+  const { SignJWT } = await import('jose');
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  writeFileSync(join(dir, 'jwt-public.pem'), rsa.publicKey.export({ type: 'spki', format: 'pem' }));
+  const token = await new SignJWT({ sub: 'bench' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('2h').sign(rsa.privateKey);
   const configFile = join(dir, 'portico.hcl');
   let revision = 0;
   writeFileSync(configFile, porticoConfig(porticoPort, backendPort, revision));
@@ -107,11 +136,16 @@ try {
   const direct = `http://127.0.0.1:${backendPort}${PATH}`;
   const viaPortico = `http://127.0.0.1:${porticoPort}${PATH}`;
   const viaNginx = `http://127.0.0.1:${proxyPort}${PATH}`;
+  const viaJwt = `http://127.0.0.1:${porticoPort}/jwt${PATH}`;
+  const viaOpen = `http://127.0.0.1:${porticoPort}/open${PATH}`;
+  const bearer = { Authorization: `Bearer ${token}` };
   await waitFor(async () => (await fetch(direct)).ok, 'backend nginx');
   await waitFor(async () => (await fetch(viaNginx)).ok, 'proxy nginx');
   await waitFor(async () => (await fetch(viaPortico)).ok, 'portico');
   const body = await (await fetch(viaPortico)).text();
   if (body !== item) throw new Error('bench: Portico answered a different body than the backend');
+  if ((await fetch(viaJwt)).status !== 401) throw new Error('bench: the jwt route answered without a token');
+  if ((await (await fetch(viaJwt, { headers: bearer })).text()) !== item) throw new Error('bench: the jwt route answered a different body');
 
   console.log(`gateway benchmark: ${Buffer.byteLength(body)}-byte JSON from nginx, wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s on loopback, ${(await import('node:os')).cpus().length} cores`);
   const results = [
@@ -124,6 +158,15 @@ try {
   }
   const [d, p, n] = results.map(([, r]) => r.rps);
   console.log(`  ratio Portico/direct ${(p / d).toFixed(3)}   Portico/nginx ${(p / n).toFixed(3)}`);
+
+  // Access control: the same route shape unprotected and behind an RS256 jwt, back to back.
+  const open = await wrk(viaOpen);
+  const guarded = await wrk(viaJwt, bearer);
+  for (const [name, r] of [['Portico, no access control', open], ['Portico, jwt RS256', guarded]]) {
+    console.log(`  ${name.padEnd(26)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  errors ${r.non2xx + r.socketErrors}`);
+  }
+  const jwtRatio = guarded.rps / open.rps;
+  console.log(`  ratio jwt/unprotected ${jwtRatio.toFixed(3)} (target >= ${JWT_TARGET}: ${jwtRatio >= JWT_TARGET ? 'met' : 'not met'})`);
 
   // Reload latency: save, then poll until the new revision answers.
   async function saveAndObserve() {

@@ -35,10 +35,16 @@ export class JwksCache {
   #inflight: Promise<void> | null = null;
   #nextTry = 0;
   #lastKidRefetch = Number.NEGATIVE_INFINITY;
+  #version = 0;
   readonly #imported = new Map<string, Promise<KeyObject | Uint8Array>>();
 
   constructor(options: JwksCacheOptions) {
     this.#options = { unknownKidCooldownMs: 10_000, retryAfterMs: 5_000, now: Date.now, ...options };
+  }
+
+  /** Changes with every fetched set, so what was verified with an older set can be forgotten. */
+  get version(): number {
+    return this.#version;
   }
 
   status(): JwksStatus {
@@ -109,6 +115,7 @@ export class JwksCache {
     try {
       const body = await this.#options.fetch(AbortSignal.timeout(FETCH_TIMEOUT_MS));
       this.#jwks = signingKeys(body);
+      this.#version += 1;
       this.#fetchedAt = this.#options.now();
       this.#lastError = null;
     } catch (error) {

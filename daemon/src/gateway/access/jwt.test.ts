@@ -94,6 +94,16 @@ describe('jwt through the gateway', () => {
     expect(JSON.stringify(gw.records)).not.toContain(valid.slice(-20));
   });
 
+  it('refuses a token that expires after it was verified (a remembered signature does not extend it)', async () => {
+    const gw = await startAccessGateway({ 'portico.hcl': HS_CONFIG() });
+    const token = await hs256({ sub: 'short', exp: now() + 1 });
+    expect((await fetch(gw.url('/me'), { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 3100));
+    const late = await fetch(gw.url('/me'), { headers: { authorization: `Bearer ${token}` } });
+    expect([late.status, late.headers.get('www-authenticate')]).toEqual([401, 'Bearer error="invalid_token"']);
+    expect(accessLines(gw).at(-1)).toMatchObject({ error_type: 'jwt_token_expired' });
+  });
+
   it('reads the token from a cookie, another header, or token_value; only Authorization gets a challenge', async () => {
     const token = await hs256({ sub: 'c', exp: now() + 60 });
     for (const [source, init] of [
