@@ -30,7 +30,7 @@ export interface SystemStatus {
   components: ComponentStatus[];
 }
 
-export type DaemonEventType = 'daemon.started' | 'daemon.stopping' | 'component.state' | 'log' | 'job.state' | 'delivery.state' | 'infosessions.reloaded' | 'infosessions.keys' | 'config.reloaded' | 'backend.health' | 'cds.snapshot' | 'cds.nack' | 'cds.config';
+export type DaemonEventType = 'daemon.started' | 'daemon.stopping' | 'component.state' | 'log' | 'job.state' | 'delivery.state' | 'infosessions.reloaded' | 'infosessions.keys' | 'config.reloaded' | 'backend.health' | 'cds.snapshot' | 'cds.nack' | 'cds.config' | 'gateway.access_denied';
 
 export interface DaemonEvent {
   /** `<bootId>:<seq>`; pass the last one seen as `lastEventId` to resume. */

@@ -3,6 +3,7 @@ import type { Component } from '../core/component.js';
 import { VERSION } from '../core/version.js';
 import { createBackendSet } from './backend/index.js';
 import type { ReloadTarget } from './contracts.js';
+import { DenialDigest } from './control/denial-digest.js';
 import { createGatewayControl } from './control/gateway-control.js';
 import { createEndpointHandler } from './endpoint/index.js';
 import { createHealthMonitor } from './health/index.js';
@@ -31,6 +32,7 @@ export const gatewayArea: Area = {
     const health = createHealthMonitor({ logSink, logger, userAgent: `Portico/${VERSION} health-check` });
     metrics.trackHealth(health);
     const exporter = new MetricsExporter({ metrics, logger });
+    const denials = new DenialDigest({ publish: (event) => ctx.events.publish(event) });
     const server = new GatewayServer({
       endpointHandler: createEndpointHandler({ logger }),
       createBackends: (config) => createBackendSet(config, { health, logSink, env: ctx.env }),
@@ -38,6 +40,7 @@ export const gatewayArea: Area = {
       logger,
       shutdownDelayMs: ctx.settings.shutdownDelayMs,
       shutdownTimeoutMs: ctx.settings.shutdownTimeoutMs,
+      onAccessDenied: (denial) => denials.record(denial),
     });
     const target: ReloadTarget = {
       async apply(config) {
@@ -76,6 +79,7 @@ export const gatewayArea: Area = {
         await server.stop();
         await exporter.stop();
         await health.stop();
+        denials.close();
         gateway.close();
       },
       describe: () => {

@@ -1,5 +1,6 @@
 import type { ConfigManager } from '../reload/config-manager.js';
-import type { ActiveConfigFile, ConfigStatus, ReloadRecord, ValidationResult } from './control-types.js';
+import type { ActiveConfigFile, ConfigStatus, ReloadRecord, RoutesView, ValidationResult } from './control-types.js';
+import { routesView } from './routes-view.js';
 import { redactSource } from './redact-source.js';
 import { UpdateFeed } from './update-feed.js';
 
@@ -11,6 +12,8 @@ export interface ConfigControl {
   reload(): Promise<ReloadRecord>;
   /** The serving configuration's source per file, secrets replaced by `"***"`. */
   active(): ActiveConfigFile[];
+  /** The serving configuration's routes with the access controls guarding each (no secrets). */
+  routes(): RoutesView;
   /** Every reload record after `lastId` (or from now on), until `signal` aborts. */
   changes(lastId: string | null | undefined, signal: AbortSignal | undefined): AsyncIterable<ReloadRecord>;
 }
@@ -30,6 +33,7 @@ export function configControl(manager: ConfigManager): ConfigControl {
         if (shown.text === null) return { path, sha256, text: null, note: 'not shown: the applied text does not parse again', redacted: 0 };
         return { path, sha256, text: shown.text, note: null, redacted: shown.redacted };
       }),
+    routes: () => routesView(manager.config),
     changes: (lastId, signal) => feed.stream(lastId, signal),
   };
 }

@@ -130,3 +130,29 @@ export interface BackendUpdate {
   health: BackendHealthView;
   change: BackendHealthChangeView | null;
 }
+
+/** An access control of the serving configuration as the consoles show it (never its key, password or users). */
+export interface AccessControlView {
+  label: string;
+  kind: 'basic_auth' | 'jwt';
+  /** One line: where the credentials come from and what checks them, e.g. `Authorization bearer, HS256 key` or `htpasswd file, realm "ops"`. */
+  detail: string;
+}
+
+/** A route of the serving configuration with what guards it after inheritance and disable_access_control. */
+export interface RouteView {
+  server: string | null;
+  kind: 'endpoint' | 'files' | 'spa';
+  /** Path pattern after joining base paths, e.g. `/api/v1/**`. */
+  path: string;
+  methods: string[];
+  /** The access controls that run, in order; empty for an open route. */
+  guards: { label: string; kind: 'basic_auth' | 'jwt' }[];
+  /** `beta_required_permission`: a string, per-method strings, `expression` when computed per request, null when none. */
+  permission: string | Record<string, string> | 'expression' | null;
+}
+
+export interface RoutesView {
+  routes: RouteView[];
+  accessControls: AccessControlView[];
+}

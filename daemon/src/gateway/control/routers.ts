@@ -12,6 +12,8 @@ export const configRouter = router({
   history: procedure.query(({ ctx }) => areaService(ctx, 'config').history()),
   /** The serving configuration's source per file, every secret value shown as `"***"`. */
   active: procedure.query(({ ctx }) => areaService(ctx, 'config').active()),
+  /** The serving routes with the access controls that guard each after inheritance (labels and kinds, no secrets). */
+  routes: procedure.query(({ ctx }) => areaService(ctx, 'config').routes()),
   /** Checks a candidate text (alone, or in place of the active file `file`) without applying it. */
   validate: procedure
     .input(z.object({ text: z.string().max(4 * 1024 * 1024, 'the text is over 4 MiB'), file: z.string().trim().min(1).max(4096).optional() }))
