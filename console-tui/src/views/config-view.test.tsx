@@ -39,6 +39,26 @@ function portico(): string {
 }
 
 describe('config view', () => {
+  it('lists routes with the access controls guarding them after inheritance, with a (80x24, no secrets)', async () => {
+    const file = join(tempDir(), 'portico.hcl');
+    const guarded = `  access_control = ["ops"]\n  api {\n    base_path = "/api"\n    access_control = ["tok"]\n    endpoint "/items" {\n      beta_required_permission = "read"\n      response {\n        body = "x"\n      }\n    }\n  }\n  endpoint "/public" {\n    disable_access_control = ["ops"]\n    response {\n      body = "x"\n    }\n  }\n`;
+    const definitions = 'definitions {\n  basic_auth "ops" {\n    password = "pa55word-secret"\n    realm = "ops"\n  }\n  jwt "tok" {\n    signature_algorithm = "HS256"\n    key = "hs-key-secret"\n  }\n}\n';
+    writeFileSync(file, configText(['/a'], guarded) + definitions);
+    const term = await consoleOn([file]);
+    await expect.poll(() => term.text()).toContain('✓ applied (start)');
+    await term.press('a');
+    await expect.poll(() => term.text()).toContain('routes (3, 1 open) and their access controls');
+    expect(term.text()).toContain('ops (basic_auth): password, realm "ops"');
+    expect(term.text()).toContain('tok (jwt): Authorization bearer, HS256 key');
+    expect(term.text()).toMatch(/\/a\s+endpoint\s+\*\s+ops\n/);
+    expect(term.text()).toMatch(/\/api\/items\s+endpoint\s+\*\s+ops, tok · permission read/);
+    expect(term.text()).toMatch(/\/public\s+endpoint\s+\*\s+open/);
+    expect(term.text()).not.toMatch(/secret/);
+    fits(term);
+    await term.press('a');
+    await expect.poll(() => term.text()).toMatch(/1 │ server "main" \{/);
+  });
+
   it('shows the active source with secrets as *** and the last reload, in 80x24', async () => {
     const term = await consoleOn([portico()]);
     await expect.poll(() => term.text()).toContain('basic_auth = "***"');

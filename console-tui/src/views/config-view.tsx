@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
-import type { ActiveConfigFile, ConfigStatus, ReloadRecord } from '@portico/daemon/control';
+import type { ActiveConfigFile, ConfigStatus, ReloadRecord, RoutesView } from '@portico/daemon/control';
 import { formatClock } from '../format/duration.js';
 import { fit, truncate } from '../format/fit.js';
 import { useKeyScope } from '../keys/use-keys.js';
@@ -21,9 +21,10 @@ interface Data {
   status: ConfigStatus;
   history: ReloadRecord[];
   active: ActiveConfigFile[];
+  routes: RoutesView;
 }
 
-type Pane = 'source' | 'history';
+type Pane = 'source' | 'history' | 'routes';
 type Banner = { tone: 'good' | 'bad' | 'plain'; text: string } | null;
 
 function ConfigView({ live, source, width, height, visible, keyState }: ViewProps): ReactNode {
@@ -38,8 +39,8 @@ function ConfigView({ live, source, width, height, visible, keyState }: ViewProp
     visible,
     api
       ? async () => {
-          const [status, history, active] = await Promise.all([api.config.status.query(), api.config.history.query(), api.config.active.query()]);
-          return { status, history, active };
+          const [status, history, active, routes] = await Promise.all([api.config.status.query(), api.config.history.query(), api.config.active.query(), api.config.routes.query()]);
+          return { status, history, active, routes };
         }
       : null,
     [reloaded, bump, live.status.bootId],
@@ -52,9 +53,10 @@ function ConfigView({ live, source, width, height, visible, keyState }: ViewProp
   const file = data?.active[Math.min(fileIndex, Math.max(0, (data?.active.length ?? 1) - 1))];
   const lines = file?.text?.split('\n') ?? [];
   if (lines.at(-1) === '') lines.pop();
-  const rows = pane === 'source' ? lines.length : (data?.history.length ?? 0);
-  // Title, last reload, problems, pane header, column header (history), bottom line.
-  const bodyHeight = Math.max(1, height - 4 - shownProblems.length - (pane === 'history' ? 1 : 0));
+  const controls = data?.routes.accessControls ?? [];
+  const rows = pane === 'source' ? lines.length : pane === 'history' ? (data?.history.length ?? 0) : (data?.routes.routes.length ?? 0);
+  // Title, last reload, problems, pane header, column header (history, routes), access controls (routes), bottom line.
+  const bodyHeight = Math.max(1, height - 4 - shownProblems.length - (pane === 'source' ? 0 : 1) - (pane === 'routes' ? controls.length : 0));
   const maxScroll = Math.max(0, rows - bodyHeight);
   const top = Math.min(scroll, maxScroll);
   const scrollTo = (to: number): void => setScroll(Math.max(0, Math.min(maxScroll, to)));
@@ -77,6 +79,7 @@ function ConfigView({ live, source, width, height, visible, keyState }: ViewProp
     [
       { keys: ['r'], description: 'reload the configuration now and show the result', hint: 'reload', run: reload },
       { keys: ['h'], description: 'switch between the active source and the reload history', hint: pane === 'source' ? 'history' : 'source', run: () => (setPane((p) => (p === 'source' ? 'history' : 'source')), setScroll(0)) },
+      { keys: ['a'], description: 'routes and the access controls guarding each (a again: back to the source)', hint: pane === 'routes' ? 'source' : 'access', run: () => (setPane((p) => (p === 'routes' ? 'source' : 'routes')), setScroll(0)) },
       { keys: ['f'], description: 'next configuration file', run: () => (setFileIndex((i) => (data && data.active.length > 0 ? (i + 1) % data.active.length : 0)), setScroll(0)) },
       { keys: ['up', 'k'], label: '↑/k', description: 'scroll up', run: () => scrollTo(top - 1) },
       { keys: ['down', 'j'], label: '↓/j', description: 'scroll down', hint: 'scroll', run: () => scrollTo(top + 1) },
@@ -102,8 +105,10 @@ function ConfigView({ live, source, width, height, visible, keyState }: ViewProp
       ))}
       {pane === 'source' ? (
         <SourcePane file={file} count={data?.active.length ?? 0} index={fileIndex} lines={lines} top={top} height={bodyHeight} width={width} />
-      ) : (
+      ) : pane === 'history' ? (
         <HistoryPane history={data?.history ?? []} top={top} height={bodyHeight} width={width} />
+      ) : (
+        <RoutesPane routes={data?.routes ?? { routes: [], accessControls: [] }} top={top} height={bodyHeight} width={width} />
       )}
       {banner ? <Text wrap="truncate-end"><Tinted tone={banner.tone}>{truncate(` ${banner.text}`, width)}</Tinted></Text> : <Line width={width} text="" />}
     </Box>
@@ -165,10 +170,44 @@ function HistoryPane({ history, top, height, width }: { history: ReloadRecord[];
   );
 }
 
+const KIND_WIDTH = 8;
+const METHODS_WIDTH = 9;
+
+/** Each route with the controls that guard it (after inheritance and disable_access_control), then the controls themselves. */
+function RoutesPane({ routes, top, height, width }: { routes: RoutesView; top: number; height: number; width: number }): ReactNode {
+  const open = routes.routes.filter((r) => r.guards.length === 0).length;
+  const longest = routes.routes.reduce((n, r) => Math.max(n, r.path.length), 5);
+  const pathWidth = Math.max(10, Math.min(longest, 40, Math.floor((width - KIND_WIDTH - METHODS_WIDTH - 10) / 2)));
+  const guardWidth = Math.max(8, width - pathWidth - KIND_WIDTH - METHODS_WIDTH - 8);
+  return (
+    <>
+      <Line width={width} text={`── routes (${routes.routes.length}, ${open} open) and their access controls ${'─'.repeat(width)}`} dim />
+      {routes.accessControls.map((ac) => (
+        <Text key={ac.label} wrap="truncate-end">{truncate(`   ${ac.label} (${ac.kind}): ${ac.detail}`, width)}</Text>
+      ))}
+      <Line width={width} text={` ${fit('ROUTE', pathWidth)}  ${fit('KIND', KIND_WIDTH)}  ${fit('METHODS', METHODS_WIDTH)}  GUARDED BY`} dim />
+      <Box flexDirection="column" height={height}>
+        {routes.routes.slice(top, top + height).map((r, i) => {
+          // Labels only: their kinds are listed above the table.
+          const guards = r.guards.length === 0 ? 'open' : r.guards.map((g) => g.label).join(', ');
+          const permission = r.permission === null ? '' : ` · permission ${typeof r.permission === 'string' ? r.permission : Object.entries(r.permission).map(([m, p]) => `${m}=${p}`).join(' ')}`;
+          const methods = r.methods.length >= 7 ? '*' : r.methods.join(',');
+          return (
+            <Text key={`${top + i}`} wrap="truncate-end">
+              {` ${fit(r.path, pathWidth)}  ${fit(r.kind, KIND_WIDTH)}  ${fit(methods, METHODS_WIDTH)}  `}
+              {r.guards.length === 0 ? <Tinted tone="busy">{fit(guards + permission, guardWidth)}</Tinted> : fit(guards + permission, guardWidth)}
+            </Text>
+          );
+        })}
+      </Box>
+    </>
+  );
+}
+
 export const configView: ViewDefinition = {
   id: 'config',
   title: 'config',
   aliases: ['cfg', 'reload'],
-  description: 'gateway configuration: active source (secrets ***), last reload, history; r reloads',
+  description: 'gateway configuration: active source (secrets ***), last reload, history, routes with their access controls (a); r reloads',
   Component: ConfigView,
 };

@@ -1,6 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import md5 from 'apache-md5';
+import { createRequire } from 'node:module';
 import bcrypt from 'bcryptjs';
+
+// apache-md5 is CommonJS whose typings claim an ES default export; require() gives the function either way.
+const md5 = createRequire(import.meta.url)('apache-md5') as (password: string, salt?: string) => string;
 
 export interface HtpasswdProblem {
   readonly line: number;
