@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ActiveConfigFile, ConfigStatus, ReloadRecord } from '@portico/daemon/control';
+import type { ActiveConfigFile, ConfigStatus, ReloadRecord, RouteView, RoutesView } from '@portico/daemon/control';
 import '../config/config.css';
 import { diagnosticLine, durationText, fileName, numberedLines, outcomeText, RESULT_LABEL } from '../config/reload-text';
 import { newestEventOf } from '../infosessions/session-table';
@@ -12,6 +12,7 @@ interface ConfigData {
   status: ConfigStatus;
   history: ReloadRecord[];
   active: ActiveConfigFile[];
+  routes: RoutesView;
 }
 
 function ConfigView() {
@@ -27,8 +28,8 @@ function ConfigView() {
 
   useEffect(() => {
     let cancelled = false;
-    Promise.all([client.config.status.query(), client.config.history.query(), client.config.active.query()]).then(
-      ([status, history, active]) => !cancelled && (setData({ status, history, active }), setError(null)),
+    Promise.all([client.config.status.query(), client.config.history.query(), client.config.active.query(), client.config.routes.query()]).then(
+      ([status, history, active, routes]) => !cancelled && (setData({ status, history, active, routes }), setError(null)),
       (e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)),
     );
     return () => {
@@ -76,6 +77,8 @@ function ConfigView() {
           </div>
         )}
       </section>
+
+      <RoutesCard routes={data.routes} />
 
       <section className="card" aria-labelledby="source-heading">
         <div className="card-heading">
@@ -148,6 +151,64 @@ function ConfigView() {
       </section>
     </div>
   );
+}
+
+/** Each route with the access controls that guard it after inheritance and disable_access_control. */
+function RoutesCard({ routes }: { routes: RoutesView }) {
+  const open = routes.routes.filter((r) => r.guards.length === 0).length;
+  return (
+    <section className="card" aria-labelledby="routes-heading">
+      <div className="card-heading">
+        <h2 id="routes-heading">Routes and access control</h2>
+        <p className="muted summary">
+          {routes.routes.length} routes, {open} open
+        </p>
+      </div>
+      {routes.accessControls.length > 0 && (
+        <ul className="access-controls" data-testid="access-controls">
+          {routes.accessControls.map((ac) => (
+            <li key={ac.label}>
+              <code>{ac.label}</code> ({ac.kind}): {ac.detail}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="table-scroll">
+        <table className="table" data-testid="routes">
+          <thead>
+            <tr>
+              <th scope="col">Route</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Methods</th>
+              <th scope="col">Guarded by</th>
+              <th scope="col">Permission</th>
+            </tr>
+          </thead>
+          <tbody>
+            {routes.routes.map((r, i) => (
+              <tr key={`${r.server ?? ''} ${r.kind} ${r.path} ${i}`}>
+                <td>
+                  <code>{r.path}</code>
+                </td>
+                <td>{r.kind}</td>
+                <td>{r.methods.length >= 7 ? 'all' : r.methods.join(', ')}</td>
+                <td className={r.guards.length === 0 ? 'tone-busy' : undefined}>{r.guards.length === 0 ? 'open' : r.guards.map((g) => `${g.label} (${g.kind})`).join(', ')}</td>
+                <td>{permissionText(r.permission)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function permissionText(permission: RouteView['permission']): string {
+  if (permission === null) return '—';
+  if (typeof permission === 'string') return permission === '' ? '—' : permission;
+  return Object.entries(permission)
+    .map(([method, p]) => `${method}: ${p}`)
+    .join(', ');
 }
 
 function ReloadSummary({ record }: { record: ReloadRecord }) {
