@@ -94,6 +94,14 @@ describe('jwt through the gateway', () => {
     expect(JSON.stringify(gw.records)).not.toContain(valid.slice(-20));
   });
 
+  it('answers a CORS preflight without credentials, and the actual request only with a token', async () => {
+    const gw = await startAccessGateway({ 'portico.hcl': HS_CONFIG().replace('api {', 'api {\n    cors {\n      allowed_origins = ["https://app.example"]\n    }') });
+    const preflight = await fetch(gw.url('/me'), { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, 'https://app.example']);
+    const actual = await fetch(gw.url('/me'), { headers: { origin: 'https://app.example' } });
+    expect([actual.status, actual.headers.get('access-control-allow-origin')]).toEqual([401, 'https://app.example']);
+  });
+
   it('refuses a token that expires after it was verified (a remembered signature does not extend it)', async () => {
     const gw = await startAccessGateway({ 'portico.hcl': HS_CONFIG() });
     const token = await hs256({ sub: 'short', exp: now() + 1 });
