@@ -56,7 +56,7 @@ export const gatewayArea: Area = {
         health.track(config);
       },
     };
-    const gateway = createGatewayControl({ files: ctx.configPaths, env: ctx.env, target, health, events: ctx.events, logger });
+    const gateway = createGatewayControl({ files: ctx.configPaths, env: ctx.env, target, health, events: ctx.events, logger, loginStatus: () => server.access?.loginStatus() ?? [] });
     gateway.manager.onRecord((record) => metrics.recordReload(record.result));
     const onHangup = (): void => {
       logger.info('SIGHUP: reloading the gateway configuration');

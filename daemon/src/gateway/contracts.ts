@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { AccessControl, ApiConfig, BackendConfig, EndpointConfig, GatewayConfig, ServerConfig } from './config/model.js';
+import type { LoginStatus } from './access/access-check.js';
 import type { RequestScope } from './eval/request-scope.js';
 
 // ---------------------------------------------------------------- backends and health
@@ -194,6 +195,17 @@ export interface AccessControlSet {
   privateCaching(labels: readonly string[]): boolean;
   /** Key set state per jwt with jwks_url, for the consoles. */
   jwksStatus(): Readonly<Record<string, { fetchedAt: number | null; keys: number; lastError: string | null }>>;
+  /**
+   * `oauth2_authorization_url(label)` / `saml_sso_url(label)` for one request; throws a
+   * GatewayError (`oauth2` when an oidc provider's configuration is not loaded).
+   */
+  loginUrl(label: string, verifier: () => string, requestUrl: URL): string;
+  /** Loads what the login URLs of these labels need, when missing (an oidc configuration); never rejects. */
+  prepareLogins(labels: ReadonlySet<string>, signal: AbortSignal): Promise<void>;
+  /** Each login control (beta_oauth2, oidc, saml) with its provider and last failure, for the consoles. */
+  loginStatus(): readonly LoginStatus[];
+  /** Stops background work (discovery); called once a reload retired this set. */
+  close(): void;
 }
 
 export interface EndpointContext {

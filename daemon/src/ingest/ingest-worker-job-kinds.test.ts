@@ -70,7 +70,8 @@ describe.each(factories.map((f) => [f().kind, f] as const))('ingest worker job k
     expect(orders.columns.find((c) => c.name === 'total')).toMatchObject({ type: 'number', count: 3, nulls: 0, distinct: 3, min: 7.25, max: 20 });
     expect(orders.columns.find((c) => c.name === 'placed')).toMatchObject({ type: 'date', min: '2024-01-02', max: '2024-02-01' });
     const sampled = await run(await queue('SAMPLE_REFRESH'));
-    expect((sampled.result_json.tables as Array<{ sample: unknown[][] }>)[0]!.sample[0]).toEqual([1, 'Ada', true]);
+    // Two uploads in the same millisecond tie on created_at, so the tables are found by name.
+    expect((sampled.result_json.tables as Array<{ name: string; sample: unknown[][] }>).find((t) => t.name === 'customers')!.sample[0]).toEqual([1, 'Ada', true]);
     const related = await run(await queue('RELATION_PASS'));
     expect(related.result_json.relations).toEqual([
       expect.objectContaining({ from_table: 'orders', from_column: 'customer_id', to_table: 'customers', to_column: 'id', coverage: 1 }),

@@ -2,9 +2,12 @@ import type { GatewayConfig } from '../config/model.js';
 import type { AccessControlSet, AccessLogFields, BackendSet } from '../contracts.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
 import type { RequestScope } from '../eval/request-scope.js';
-import type { AccessCheck } from './access-check.js';
+import type { AccessCheck, LoginCheck } from './access-check.js';
 import { basicAuth } from './basic-auth.js';
 import { jwtControl, type JwtControl } from './jwt-control.js';
+import { betaOAuth2Control } from './oauth2/beta-oauth2-control.js';
+import { oidcControl } from './oauth2/oidc-control.js';
+import { samlControl } from './saml-control.js';
 
 export interface AccessSetOptions {
   /** Told of configuration problems met while serving (a permissions claim of the wrong type). */
@@ -15,14 +18,23 @@ export interface AccessSetOptions {
 export function createAccessControlSet(config: GatewayConfig, backends: BackendSet, { warn = () => undefined }: AccessSetOptions = {}): AccessControlSet {
   const checks = new Map<string, AccessCheck>();
   const jwts = new Map<string, JwtControl>();
+  const logins = new Map<string, LoginCheck>();
+  const deps = { gateway: config, backends };
   for (const [label, ac] of Object.entries(config.accessControls)) {
     if (ac.kind === 'basic_auth') checks.set(label, basicAuth(ac));
-    else {
+    else if (ac.kind === 'jwt') {
       const control = jwtControl(ac, backends, warn);
       checks.set(label, control);
       jwts.set(label, control);
+    } else {
+      const control = ac.kind === 'beta_oauth2' ? betaOAuth2Control(ac, deps) : ac.kind === 'oidc' ? oidcControl(ac, deps) : samlControl(ac);
+      checks.set(label, control);
+      logins.set(label, control);
     }
   }
+  // Providers' configurations load in the background, so the first login does not wait for them (and a provider down at start stops nothing).
+  const warmUp = new AbortController();
+  for (const control of logins.values()) void control.prepare(warmUp.signal);
   const privateCache = new Map<readonly string[], boolean>();
   return {
     enforce: async function enforceAccess(labels: readonly string[], scope: RequestScope, log: AccessLogFields, signal: AbortSignal): Promise<void> {
@@ -52,6 +64,21 @@ export function createAccessControlSet(config: GatewayConfig, backends: BackendS
         privateCache.set(labels, wanted);
       }
       return wanted;
+    },
+    loginUrl(label: string, verifier: () => string, requestUrl: URL): string {
+      const control = logins.get(label);
+      if (!control) throw new GatewayError('configuration', `no beta_oauth2, oidc or saml block is labelled ${JSON.stringify(label)}`);
+      return control.loginUrl(verifier, requestUrl);
+    },
+    async prepareLogins(labels: ReadonlySet<string>, signal: AbortSignal): Promise<void> {
+      await Promise.all([...labels].map((label) => logins.get(label)?.prepare(signal)));
+    },
+    loginStatus() {
+      return [...logins.values()].map((control) => control.status());
+    },
+    close(): void {
+      warmUp.abort();
+      for (const control of logins.values()) control.close();
     },
     jwksStatus() {
       const out: Record<string, { fetchedAt: number | null; keys: number; lastError: string | null }> = {};

@@ -7,7 +7,7 @@ import { afterEach } from 'vitest';
 import { createBackendSet } from '../backend/index.js';
 import type { GatewayConfig } from '../config/model.js';
 import { load } from '../config/test-helpers.js';
-import type { AccessDenial, GatewayLogRecord } from '../contracts.js';
+import type { AccessControlSet, AccessDenial, GatewayLogRecord } from '../contracts.js';
 import { createEndpointHandler } from '../endpoint/endpoint-handler.js';
 import { fixedHealth } from '../endpoint/test-support.js';
 import { GatewayServer } from '../http/gateway-server.js';
@@ -23,6 +23,8 @@ export interface AccessGateway {
   readonly denials: AccessDenial[];
   readonly warnings: string[];
   url(path: string): string;
+  /** The access controls serving now (login providers' status). */
+  access(): AccessControlSet;
 }
 
 /** Loads `files` (the `.hcl` ones are the configuration) and serves them on a free loopback port. */
@@ -47,7 +49,11 @@ export async function startAccessGateway(files: Record<string, string>, env: Rec
   servers.push(server);
   await server.apply(config);
   const port = config.servers[0]?.hosts[0]?.port ?? 0;
-  return { config, records, denials, warnings, url: (path) => `http://127.0.0.1:${server.boundPort(port) ?? 0}${path}` };
+  const access = (): AccessControlSet => {
+    if (!server.access) throw new Error('the gateway serves no configuration');
+    return server.access;
+  };
+  return { config, records, denials, warnings, url: (path) => `http://127.0.0.1:${server.boundPort(port) ?? 0}${path}`, access };
 }
 
 export function basic(user: string, password: string): string {

@@ -5,7 +5,9 @@
 import type { BackendClient, BackendSet, GatewayLogSink, HealthMonitor } from '../contracts.js';
 import type { GatewayConfig } from '../config/model.js';
 import { GatewayError } from '../errors/error-types.js';
+import { callAuthServer } from '../access/oauth2/auth-server.js';
 import { createBackendClient } from './backend-client.js';
+import { ClientCredentialsToken, withClientCredentials } from './client-credentials.js';
 import { CaCache, createTransport, type BackendTransport, type ProcessEnv } from './transport.js';
 
 export interface BackendSetOptions {
@@ -34,7 +36,7 @@ export function createBackendSet(config: GatewayConfig, { health, logSink, env =
     throw error;
   }
   let closing: Promise<void> | null = null;
-  return {
+  const set: BackendSet = {
     health,
     get(name: string): BackendClient {
       const client = clients.get(name);
@@ -46,4 +48,13 @@ export function createBackendSet(config: GatewayConfig, { health, logSink, env =
       return closing;
     },
   };
+  // Token requests go through the oauth2 block's own backend (built above), so they are wrapped last.
+  for (const [name, backend] of Object.entries(config.backends)) {
+    const oauth2 = backend.oauth2;
+    const client = clients.get(name);
+    if (oauth2 === null || !client) continue;
+    const tokens = new ClientCredentialsToken(oauth2, (request, signal) => callAuthServer(config, set, oauth2.backend, request, null, signal));
+    clients.set(name, withClientCredentials(client, oauth2, tokens));
+  }
+  return set;
 }

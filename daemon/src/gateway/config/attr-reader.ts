@@ -8,10 +8,9 @@ import { BLOCKS, type AttrSpec } from './schema.js';
 /** Functions whose result differs per call or needs the request: never evaluated at load. */
 export const REQUEST_FUNCTIONS: readonly string[] = ['unixtime', 'oauth2_verifier', 'jwt_sign', 'saml_sso_url', 'oauth2_authorization_url'];
 /** Functions of the spec this build cannot serve yet: refused where written, at load, never a 500 per request. */
-const UNSUPPORTED_FUNCTIONS: Readonly<Record<string, string>> = {
-  oauth2_authorization_url: 'it needs a beta_oauth2 or oidc block, and federated login is not supported by this build yet',
-  saml_sso_url: 'it needs a saml block, and SAML login is not supported by this build yet',
-};
+const UNSUPPORTED_FUNCTIONS: Readonly<Record<string, string>> = {};
+/** The login URL functions and the block types their label must name. */
+const LOGIN_FUNCTIONS: Readonly<Record<string, readonly string[]>> = { oauth2_authorization_url: ['beta_oauth2', 'oidc'], saml_sso_url: ['saml'] };
 /** Variables that exist only while a request is served. */
 export const REQUEST_VARIABLES: readonly string[] = ['request', 'backend_requests', 'backend_responses', 'backends', 'backend_request', 'backend_response'];
 const LOAD_VARIABLES: readonly string[] = ['env', 'gateway'];
@@ -23,6 +22,8 @@ export class LoadScope {
   accessControlLabels: ReadonlySet<string> = new Set();
   /** Labels jwt_sign can sign with, known before servers are built. */
   signingProfileLabels: ReadonlySet<string> = new Set();
+  /** beta_oauth2, oidc and saml blocks of definitions: label to block type. */
+  loginControls: ReadonlyMap<string, string> = new Map();
 
   constructor(
     readonly diags: Diagnostics,
@@ -125,6 +126,8 @@ export class AttrReader {
         continue;
       }
       if (c.name === 'jwt_sign') this.checkSigningLabel(c);
+      const loginKinds = LOGIN_FUNCTIONS[c.name];
+      if (loginKinds) this.checkLoginLabel(c, loginKinds);
       if (c.name in standardFunctions || REQUEST_FUNCTIONS.includes(c.name)) continue;
       this.scope.diags.error('Call to unknown function', `There is no function named "${c.name}".`, c.range);
       known = false;
@@ -132,17 +135,22 @@ export class AttrReader {
     return known;
   }
 
+  /** oauth2_authorization_url / saml_sso_url with a literal label must name a block of the right type. */
+  private checkLoginLabel(call: FunctionRef, kinds: readonly string[]): void {
+    const label = literalLabel(call);
+    if (label === undefined || kinds.includes(this.scope.loginControls.get(label) ?? '')) return;
+    const fitting = [...this.scope.loginControls].filter(([, kind]) => kinds.includes(kind)).map(([l]) => JSON.stringify(l));
+    const what = kinds.join(' or ');
+    const found = this.scope.loginControls.get(label);
+    const problem = found !== undefined ? `${JSON.stringify(label)} is a ${found} block` : `there is no ${what} block labelled ${JSON.stringify(label)}`;
+    this.scope.diags.error('Undefined login control', `${call.name}(${JSON.stringify(label)}) needs a ${what} block in definitions: ${problem}${fitting.length === 0 ? '' : `; defined: ${fitting.join(', ')}`}.`, call.args[0]?.range ?? call.range);
+  }
+
   /** jwt_sign with a literal label must name a profile: found at load, not by the first request. */
   private checkSigningLabel(call: FunctionRef): void {
     const first = call.args[0];
     if (!first) return;
-    let label: unknown;
-    try {
-      if (expressionRefs(first).variables.length > 0 || expressionRefs(first).calls.length > 0) return;
-      label = evaluate(first, {});
-    } catch {
-      return;
-    }
+    const label = literalLabel(call);
     if (typeof label !== 'string' || this.scope.signingProfileLabels.has(label)) return;
     const known = [...this.scope.signingProfileLabels].map((l) => JSON.stringify(l)).join(', ');
     this.scope.diags.error('Undefined signing profile', `jwt_sign(${JSON.stringify(label)}, ...) needs a jwt_signing_profile or a jwt block with signing_ttl labelled ${JSON.stringify(label)}${known === '' ? '; there is none in definitions' : `; defined: ${known}`}.`, first.range);
@@ -169,6 +177,20 @@ export class AttrReader {
     } else {
       this.scope.diags.error('Invalid attribute value', `Invalid value for attribute "${attr.name}": ${checked.problem}.`, attr.expr.range);
     }
+    return undefined;
+  }
+}
+
+/** A call's first argument when it is a constant string (no variables, no calls); else undefined. */
+function literalLabel(call: FunctionRef): string | undefined {
+  const first = call.args[0];
+  if (!first) return undefined;
+  try {
+    const refs = expressionRefs(first);
+    if (refs.variables.length > 0 || refs.calls.length > 0) return undefined;
+    const value = evaluate(first, {});
+    return typeof value === 'string' ? value : undefined;
+  } catch {
     return undefined;
   }
 }

@@ -7,6 +7,7 @@ import type { AttrReader, LoadScope } from './attr-reader.js';
 import type { Backends } from './build-backends.js';
 import { logFields } from './build-common.js';
 import { buildErrorHandlers } from './build-endpoints.js';
+import { buildBetaOAuth2, buildOidc, buildSaml } from './build-login.js';
 import { headerRange, where } from './diagnostics.js';
 import type { FileChecks } from './file-checks.js';
 import type { AccessControlConfig, BasicAuthConfig, JsonObject, JwksConfig, JwtAlgorithm, JwtConfig, JwtSource, SigningProfileConfig } from './model.js';
@@ -35,8 +36,15 @@ export function accessControlLabels(definitions: Block | undefined): Set<string>
   return new Set((definitions?.body.blocks ?? []).filter((b) => ACCESS_CONTROL_TYPES.includes(b.type)).map((b) => b.labels[0] ?? ''));
 }
 
+/** The block type of each login control (beta_oauth2, oidc, saml) by label, for checking the login URL functions' labels. */
+export function loginControlKinds(definitions: Block | undefined): Map<string, string> {
+  const kinds = new Map<string, string>();
+  for (const b of definitions?.body.blocks ?? []) if (b.type === 'beta_oauth2' || b.type === 'oidc' || b.type === 'saml') kinds.set(b.labels[0] ?? '', b.type);
+  return kinds;
+}
+
 /**
- * The access controls (basic_auth, jwt) and signing profiles of the merged definitions
+ * The access controls (basic_auth, jwt, beta_oauth2, oidc, saml) and signing profiles of the merged definitions
  * block. Every problem is a positioned diagnostic: a key that cannot be read or does not fit
  * its algorithm fails the load, so the gateway never starts with a control it cannot enforce.
  */
@@ -56,6 +64,9 @@ export function buildAccessDefinitions(definitions: Block | undefined, b: Builde
       const jwt = buildJwt(block, label, b);
       accessControls[label] = jwt.control;
       if (jwt.profile) addProfile(signingProfiles, profilesAt, jwt.profile, b.scope);
+    } else if (block.type === 'beta_oauth2' || block.type === 'oidc' || block.type === 'saml') {
+      const built = block.type === 'beta_oauth2' ? buildBetaOAuth2(block, label, b) : block.type === 'oidc' ? buildOidc(block, label, b) : buildSaml(block, label, b);
+      if (built) accessControls[label] = built;
     } else if (block.type === 'jwt_signing_profile') {
       const profile = buildSigningProfile(block, label, b);
       if (profile) addProfile(signingProfiles, profilesAt, profile, b.scope);

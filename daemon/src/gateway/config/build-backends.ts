@@ -3,7 +3,8 @@ import type { AttrReader, LoadScope } from './attr-reader.js';
 import { buildModifiers, invalid, logFields, single } from './build-common.js';
 import { headerRange } from './diagnostics.js';
 import type { FileChecks } from './file-checks.js';
-import type { BackendConfig, Dyn, HealthConfig } from './model.js';
+import { backendFor, checkSingleBackend, readHttpUrl, readOAuth2Client } from './build-oauth2.js';
+import type { BackendConfig, BackendOAuth2Config, Dyn, HealthConfig } from './model.js';
 
 const LABEL = /^[a-zA-Z0-9_]+$/;
 const SECONDS = 1000;
@@ -15,6 +16,8 @@ const SECONDS = 1000;
  */
 export class Backends {
   readonly byName: Record<string, BackendConfig> = {};
+  /** Labels of definitions backends, known before they are built (an oauth2 block may name a later one). */
+  private readonly declared = new Set<string>();
 
   constructor(
     private readonly scope: LoadScope,
@@ -24,6 +27,10 @@ export class Backends {
   /** Reads the labelled backends of the merged `definitions` block. */
   define(definitions: Block | undefined): void {
     const seen = new Map<string, Range>();
+    for (const block of definitions?.body.blocks ?? []) {
+      const label = block.labels[0] ?? '';
+      if (block.type === 'backend' && LABEL.test(label) && !label.startsWith('anonymous_')) this.declared.add(label);
+    }
     for (const block of definitions?.body.blocks ?? []) {
       if (block.type !== 'backend') continue;
       const label = block.labels[0] ?? '';
@@ -47,7 +54,23 @@ export class Backends {
   }
 
   isDefined(name: string): boolean {
-    return Object.hasOwn(this.byName, name);
+    return Object.hasOwn(this.byName, name) || this.declared.has(name);
+  }
+
+  /** A backend whose token requests lead back to itself would ask for a token forever. */
+  checkTokenLoops(): void {
+    for (const start of Object.values(this.byName)) {
+      const seen = [start.name];
+      for (let next = start.oauth2?.backend; next !== undefined; next = this.byName[next]?.oauth2?.backend) {
+        if (next !== start.name) {
+          if (seen.includes(next)) break;
+          seen.push(next);
+          continue;
+        }
+        this.scope.diags.error('Circular token request', `The oauth2 token requests of backend "${start.name}" lead back to it (${[...seen, next].join(' → ')}); give the oauth2 block a backend of its own.`, start.oauth2?.range);
+        break;
+      }
+    }
   }
 
   /** An inline `backend {}` block; returns its name. */
@@ -101,7 +124,24 @@ export class Backends {
       customLogFields: logFields(r, []),
       modifiers: buildModifiers(r),
       health: this.health(single(block.body.blocks, 'beta_health', this.scope)),
+      oauth2: this.oauth2(single(block.body.blocks, 'oauth2', this.scope)),
     };
+  }
+
+  /** `oauth2` (client credentials): the token request goes to its own backend, by default one of the token endpoint's origin. */
+  private oauth2(block: Block | undefined): BackendOAuth2Config | null {
+    if (!block) return null;
+    const r = this.scope.reader(block.body, 'oauth2');
+    const grantType = r.value<string>('grant_type');
+    if (grantType !== undefined && grantType !== 'client_credentials') invalid(r, this.scope, 'grant_type', `${JSON.stringify(grantType)} is not supported in a backend; use "client_credentials"`);
+    const tokenEndpoint = readHttpUrl(r, this.scope, 'token_endpoint');
+    const retries = r.value<number>('retries') ?? 1;
+    if (retries < 0) invalid(r, this.scope, 'retries', `must not be negative, got ${retries}`);
+    const client = readOAuth2Client(r, this.scope);
+    if (!checkSingleBackend(block, r, this.scope) || tokenEndpoint === null) return null;
+    const backend = backendFor(block, r, { scope: this.scope, backends: this }, 'backend', null, tokenEndpoint.origin);
+    if (backend === null) return null;
+    return { range: headerRange(block), tokenEndpoint: tokenEndpoint.href, backend, client, retries: Math.max(retries, 0) };
   }
 
   /** `scheme://host[:port]`: http or https, nothing after the authority (that is what path_prefix is for). */
@@ -181,5 +221,6 @@ function defaultsFor(name: string, range: Range): BackendConfig {
       setResponseStatus: null,
     },
     health: null,
+    oauth2: null,
   };
 }

@@ -75,8 +75,8 @@ defaults { environment_variables = { A = "1" } }
     ]);
   });
 
-  it('refuses federated login blocks this build cannot enforce, rather than serve unprotected', () => {
-    const [message] = check('definitions {\n  oidc "o" {}\n}\n');
-    expect(message).toMatch(/^portico\.hcl:2,3-7: Unsupported block type; Blocks of type "oidc" are not supported by this Portico build: .*refuses to load rather than serve unprotected/);
+  it('refuses blocks this build cannot serve yet, rather than skip what they ask for', () => {
+    const [message] = check('server {\n  endpoint "/ws" {\n    proxy {\n      websockets {}\n    }\n  }\n}\n');
+    expect(message).toMatch(/^portico\.hcl:4,7-17: Unsupported block type; Blocks of type "websockets" are not supported by this Portico build: /);
   });
 });

@@ -154,16 +154,6 @@ definitions {
     expect(loaded.messages[1]).toMatch(/^portico\.hcl:11,21-28: Invalid htpasswd file; .*users:4: /);
     expect(loaded.messages.join('\n')).not.toContain('qvTGHdzF6KLavt4PO0gs2a6pQ00');
   });
-
-  it('refuses functions this build cannot serve where they are written, and blocks it does not support', async () => {
-    const messages = await problems(`server {\n  endpoint "/login" {\n    response {\n      headers = { location = oauth2_authorization_url("oidc") }\n    }\n  }\n  endpoint "/saml" {\n    response {\n      body = saml_sso_url("sso")\n    }\n  }\n}\n`);
-    expect(messages).toEqual([
-      'portico.hcl:4,30-54: Unsupported function; oauth2_authorization_url() cannot be used: it needs a beta_oauth2 or oidc block, and federated login is not supported by this build yet.',
-      'portico.hcl:9,14-26: Unsupported function; saml_sso_url() cannot be used: it needs a saml block, and SAML login is not supported by this build yet.',
-    ]);
-    const oidc = await problems('server {}\ndefinitions {\n  oidc "o" {\n  }\n}\n');
-    expect(oidc.join('\n')).toMatch(/oidc.*not supported by this build yet/);
-  });
 });
 
 describe('jwt_sign labels at load', () => {

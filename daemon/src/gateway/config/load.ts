@@ -1,7 +1,7 @@
 import type { Block, Diagnostic } from '../../hcl/index.js';
 import { VERSION } from '../../core/version.js';
 import { LoadScope } from './attr-reader.js';
-import { accessControlLabels, buildAccessDefinitions } from './build-access.js';
+import { accessControlLabels, buildAccessDefinitions, loginControlKinds } from './build-access.js';
 import { Backends } from './build-backends.js';
 import { buildServer } from './build-servers.js';
 import { buildSettings } from './build-settings.js';
@@ -47,12 +47,14 @@ export async function loadGatewayConfig(files: readonly string[], env: Readonly<
   const backends = new Backends(scope, fileChecks);
   backends.define(top('definitions'));
   scope.accessControlLabels = accessControlLabels(top('definitions'));
+  scope.loginControls = loginControlKinds(top('definitions'));
   const access = buildAccessDefinitions(top('definitions'), { scope, backends, files: fileChecks });
   scope.signingProfileLabels = new Set(Object.keys(access.signingProfiles));
   const serverBlocks = merged.body.blocks.filter((b) => b.type === 'server');
   if (serverBlocks.length === 0) diags.error("missing 'server' block", '');
   const built = serverBlocks.map((block) => buildServer(block, settings.defaultPort, { scope, backends, files: fileChecks }));
   checkServerHosts(built.map((b) => b.hosts), scope);
+  backends.checkTokenLoops();
   if (diags.hasErrors) return result(null, diags, sources, fileChecks.referenced);
 
   const config: GatewayConfig = {

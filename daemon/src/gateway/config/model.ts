@@ -265,6 +265,30 @@ export interface BackendConfig {
   readonly customLogFields: CustomLogFields;
   readonly modifiers: Modifiers;
   readonly health: HealthConfig | null;
+  /** `oauth2` (client credentials): a bearer token for every request to this backend. */
+  readonly oauth2: BackendOAuth2Config | null;
+}
+
+export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post';
+
+/** How a client authenticates to an authorization server's token endpoint. */
+export interface OAuth2Client {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly authMethod: TokenEndpointAuthMethod;
+  /** Space-separated; null when not set. */
+  readonly scope: string | null;
+}
+
+/** `oauth2` in a backend: the client credentials grant. */
+export interface BackendOAuth2Config {
+  readonly range: Range;
+  readonly tokenEndpoint: string;
+  /** A key of `GatewayConfig.backends` for the token request. */
+  readonly backend: string;
+  readonly client: OAuth2Client;
+  /** How often a 401 from the resource fetches a new token and retries. */
+  readonly retries: number;
 }
 
 export interface HealthConfig {
@@ -281,7 +305,10 @@ export interface HealthConfig {
 
 // ---------------------------------------------------------------- access control
 
-export type AccessControlConfig = BasicAuthConfig | JwtConfig;
+export type AccessControlConfig = BasicAuthConfig | JwtConfig | BetaOAuth2Config | OidcConfig | SamlConfig;
+
+/** The kinds of access control that sign users in at a provider (they configure login URL functions). */
+export type LoginControlConfig = BetaOAuth2Config | OidcConfig | SamlConfig;
 
 interface AccessControlBase {
   readonly label: string;
@@ -337,6 +364,64 @@ export interface JwtConfig extends AccessControlBase {
   /** Role to permissions; `*` for roles not mapped. */
   readonly rolesMap: Readonly<Record<string, readonly string[]>> | null;
   readonly disablePrivateCaching: boolean;
+}
+
+/** beta_oauth2: the redirect endpoint of the authorization code grant. */
+export interface BetaOAuth2Config extends AccessControlBase {
+  readonly kind: 'beta_oauth2';
+  readonly authorizationEndpoint: string;
+  readonly tokenEndpoint: string;
+  /** A key of `GatewayConfig.backends` for the token request. */
+  readonly backend: string;
+  /** As written: absolute, or relative to the origin of the request. */
+  readonly redirectUri: string;
+  readonly client: OAuth2Client;
+  readonly verifierMethod: 'ccm_s256' | 'state';
+  readonly verifierValue: Dyn<string>;
+}
+
+/** Backends of an oidc block by purpose (keys of `GatewayConfig.backends`). */
+export interface OidcBackends {
+  readonly configuration: string;
+  readonly jwks: string;
+  readonly token: string;
+  readonly userinfo: string;
+}
+
+/** oidc: the redirect endpoint of an OpenID Connect authorization code flow. */
+export interface OidcConfig extends AccessControlBase {
+  readonly kind: 'oidc';
+  readonly configurationUrl: string;
+  /** Milliseconds. */
+  readonly configurationTtl: number;
+  readonly configurationMaxStale: number;
+  readonly redirectUri: string;
+  readonly client: OAuth2Client;
+  /** Null: `ccm_s256` when the provider supports S256, else `nonce`. */
+  readonly verifierMethod: 'ccm_s256' | 'nonce' | null;
+  readonly verifierValue: Dyn<string>;
+  /** Milliseconds. */
+  readonly jwksTtl: number;
+  readonly jwksMaxStale: number;
+  readonly backends: OidcBackends;
+}
+
+/** saml: the Assertion Consumer Service endpoint of SAML 2.0 web browser SSO. */
+export interface SamlConfig extends AccessControlBase {
+  readonly kind: 'saml';
+  /** Absolute path, read at load. */
+  readonly idpMetadataFile: string;
+  readonly idp: {
+    readonly entityId: string;
+    /** SingleSignOnService with the HTTP-Redirect binding. */
+    readonly ssoUrl: string;
+    /** PEM certificates the IdP signs with. */
+    readonly certificates: readonly string[];
+  };
+  /** As written: absolute, or relative to the origin of the request. */
+  readonly spAcsUrl: string;
+  readonly spEntityId: string;
+  readonly arrayAttributes: readonly string[];
 }
 
 /** A `jwt_signing_profile`, or a `jwt` block with `signing_ttl`, as `jwt_sign` uses it. */

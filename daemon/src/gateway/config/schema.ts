@@ -58,7 +58,8 @@ const UPSTREAM_MODIFIERS = { ...REQUEST_HEADER_MODIFIERS, ...RESPONSE_HEADER_MOD
 
 const ACCESS = { access_control: s('stringList'), disable_access_control: s('stringList') };
 const LOG = { custom_log_fields: r('object') };
-const NOT_YET = 'federated login (saml, oidc, beta_oauth2) is not supported by this build yet; it refuses to load rather than serve unprotected';
+/** What a client of an authorization server sends; shared by beta_oauth2, oidc and backend oauth2. */
+const OAUTH2_CLIENT = { client_id: s('string', true), client_secret: s('string', true), scope: s('string'), token_endpoint_auth_method: s('string') };
 
 export const BLOCKS: Record<string, BlockSpec> = {
   root: { labels: { kind: 'none' }, attributes: {}, blocks: ['server', 'definitions', 'settings', 'defaults'] },
@@ -173,9 +174,8 @@ export const BLOCKS: Record<string, BlockSpec> = {
   },
   oauth2: {
     labels: { kind: 'none' },
-    attributes: {},
+    attributes: { backend: s('string'), grant_type: s('string', true), token_endpoint: s('string', true), retries: s('integer'), ...OAUTH2_CLIENT },
     blocks: ['backend'],
-    unsupported: 'backend oauth2 (client credentials) is not supported by this build yet (it arrives with federated login)',
   },
   beta_health: {
     labels: { kind: 'none' },
@@ -268,9 +268,47 @@ export const BLOCKS: Record<string, BlockSpec> = {
     attributes: { key: s('string'), key_file: s('string'), signature_algorithm: s('string', true), ttl: s('duration'), claims: r('object'), headers: s('object') },
     blocks: [],
   },
-  saml: { labels: { kind: 'required', name: 'name' }, attributes: {}, blocks: [], unsupported: NOT_YET },
-  beta_oauth2: { labels: { kind: 'required', name: 'name' }, attributes: {}, blocks: [], unsupported: NOT_YET },
-  oidc: { labels: { kind: 'required', name: 'name' }, attributes: {}, blocks: [], unsupported: NOT_YET },
+  saml: {
+    labels: { kind: 'required', name: 'name' },
+    attributes: { idp_metadata_file: s('string', true), sp_acs_url: s('string', true), sp_entity_id: s('string', true), array_attributes: s('stringList'), ...LOG },
+    blocks: ['error_handler'],
+  },
+  beta_oauth2: {
+    labels: { kind: 'required', name: 'name' },
+    attributes: {
+      backend: s('string'),
+      authorization_endpoint: s('string', true),
+      token_endpoint: s('string', true),
+      redirect_uri: s('string', true),
+      grant_type: s('string', true),
+      verifier_method: s('string', true),
+      verifier_value: { type: 'string', required: true, perRequest: true },
+      ...OAUTH2_CLIENT,
+      ...LOG,
+    },
+    blocks: ['backend', 'error_handler'],
+  },
+  oidc: {
+    labels: { kind: 'required', name: 'name' },
+    attributes: {
+      backend: s('string'),
+      configuration_url: s('string', true),
+      configuration_ttl: s('duration'),
+      configuration_max_stale: s('duration'),
+      redirect_uri: s('string', true),
+      verifier_method: s('string'),
+      verifier_value: { type: 'string', required: true, perRequest: true },
+      jwks_ttl: s('duration'),
+      jwks_max_stale: s('duration'),
+      configuration_backend: s('string'),
+      jwks_uri_backend: s('string'),
+      token_backend: s('string'),
+      userinfo_backend: s('string'),
+      ...OAUTH2_CLIENT,
+      ...LOG,
+    },
+    blocks: ['backend', 'error_handler'],
+  },
 };
 
 /** Where a backend block needs a label: only in definitions (elsewhere it is anonymous). */

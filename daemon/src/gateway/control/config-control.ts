@@ -1,3 +1,4 @@
+import type { LoginStatus } from '../access/access-check.js';
 import type { ConfigManager } from '../reload/config-manager.js';
 import type { ActiveConfigFile, ConfigStatus, ReloadRecord, RoutesView, ValidationResult } from './control-types.js';
 import { routesView } from './routes-view.js';
@@ -18,7 +19,7 @@ export interface ConfigControl {
   changes(lastId: string | null | undefined, signal: AbortSignal | undefined): AsyncIterable<ReloadRecord>;
 }
 
-export function configControl(manager: ConfigManager): ConfigControl {
+export function configControl(manager: ConfigManager, loginStatus: () => readonly LoginStatus[] = () => []): ConfigControl {
   const feed = new UpdateFeed<ReloadRecord>(50);
   manager.onRecord((record) => feed.push(record));
   return {
@@ -33,7 +34,7 @@ export function configControl(manager: ConfigManager): ConfigControl {
         if (shown.text === null) return { path, sha256, text: null, note: 'not shown: the applied text does not parse again', redacted: 0 };
         return { path, sha256, text: shown.text, note: null, redacted: shown.redacted };
       }),
-    routes: () => routesView(manager.config),
+    routes: () => routesView(manager.config, loginStatus()),
     changes: (lastId, signal) => feed.stream(lastId, signal),
   };
 }

@@ -134,9 +134,27 @@ export interface BackendUpdate {
 /** An access control of the serving configuration as the consoles show it (never its key, password or users). */
 export interface AccessControlView {
   label: string;
-  kind: 'basic_auth' | 'jwt';
+  kind: AccessControlKind;
   /** One line: where the credentials come from and what checks them, e.g. `Authorization bearer, HS256 key` or `htpasswd file, realm "ops"`. */
   detail: string;
+  /** Login controls (beta_oauth2, oidc, saml): the provider and its last failure; null for the others. */
+  login: LoginView | null;
+}
+
+export type AccessControlKind = 'basic_auth' | 'jwt' | 'beta_oauth2' | 'oidc' | 'saml';
+
+/** A login control's provider as the consoles show it. */
+export interface LoginView {
+  /** The authorization server's origin, the OpenID configuration URL, or the SAML IdP's entity id. */
+  provider: string;
+  /** The last failure at the provider (discovery, token, userinfo, a refused assertion); null when the last attempt worked. */
+  lastError: string | null;
+  /** ISO time of lastError. */
+  lastErrorAt: string | null;
+  /** oidc: ISO time the configuration in use was fetched; null before the first fetch or for other kinds. */
+  configurationFetchedAt: string | null;
+  /** oidc: a refresh failed and the cached configuration still serves. */
+  usingCachedConfiguration: boolean;
 }
 
 /** A route of the serving configuration with what guards it after inheritance and disable_access_control. */
@@ -147,7 +165,7 @@ export interface RouteView {
   path: string;
   methods: string[];
   /** The access controls that run, in order; empty for an open route. */
-  guards: { label: string; kind: 'basic_auth' | 'jwt' }[];
+  guards: { label: string; kind: AccessControlKind }[];
   /** `beta_required_permission`: a string, per-method strings, `expression` when computed per request, null when none. */
   permission: string | Record<string, string> | 'expression' | null;
 }

@@ -1,4 +1,5 @@
 import type { PublishInput } from '../../control/event-bus.js';
+import type { LoginStatus } from '../access/access-check.js';
 import type { GatewayConfig } from '../config/model.js';
 import type { HealthChange, HealthMonitor, GatewayState, ReloadTarget } from '../contracts.js';
 import { ConfigManager, type ReloadLogger } from '../reload/config-manager.js';
@@ -17,6 +18,8 @@ export interface GatewayControlOptions {
   events: { publish(input: PublishInput): unknown };
   logger: ReloadLogger;
   debounceMs?: number;
+  /** The serving login controls' providers and last failures (the HTTP front's access set). */
+  loginStatus?: () => readonly LoginStatus[];
 }
 
 export interface GatewayControl {
@@ -62,7 +65,7 @@ export function createGatewayControl(options: GatewayControlOptions): GatewayCon
   };
   return {
     manager,
-    config: configControl(manager),
+    config: configControl(manager, options.loginStatus ?? (() => [])),
     backends,
     state,
     close() {

@@ -44,8 +44,8 @@ definitions {
       { server: 'edge', kind: 'endpoint', path: '/status', methods: ['GET'], guards: [{ label: 'ops', kind: 'basic_auth' }], permission: null },
     ]);
     expect(view.accessControls).toEqual([
-      { label: 'ops', kind: 'basic_auth', detail: 'user "admin", realm "ops"' },
-      { label: 'tok', kind: 'jwt', detail: 'Authorization bearer, HS256 key' },
+      { label: 'ops', kind: 'basic_auth', detail: 'user "admin", realm "ops"', login: null },
+      { label: 'tok', kind: 'jwt', detail: 'Authorization bearer, HS256 key', login: null },
     ]);
     expect(JSON.stringify(view)).not.toMatch(/very-secret/);
   });

@@ -1,5 +1,6 @@
 import type { ApiConfig, BackendConfig, CustomLogFields, Dyn, EndpointConfig, GatewayConfig, HandlerBody, Modifiers, ServerConfig } from '../config/model.js';
 import { collectBodyReads, emptyBodyReads, type BodyReads } from '../eval/body-refs.js';
+import { collectLoginLabels } from '../eval/login-refs.js';
 import { hasFormModifiers } from '../modifiers/params-modifiers.js';
 
 /** What an endpoint's request must buffer, decided once per endpoint from its expressions. */
@@ -14,6 +15,8 @@ export interface BodyPlan {
   readonly allResponseBodies: boolean;
   /** Backends whose own expressions read `backend_response.body` / `json_body`. */
   readonly backendResponseBodies: ReadonlySet<string>;
+  /** Labels of login controls whose `oauth2_authorization_url` an expression may call (their configuration is loaded first). */
+  readonly loginLabels: ReadonlySet<string>;
 }
 
 const plans = new WeakMap<EndpointConfig, BodyPlan>();
@@ -29,6 +32,16 @@ export function bodyPlanFor(config: GatewayConfig, server: ServerConfig, api: Ap
 
 function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig | null, endpoint: EndpointConfig): BodyPlan {
   const reads = emptyBodyReads();
+  const loginLabels = new Set<string>();
+  const allLogins = Object.values(config.accessControls).filter((ac) => ac.kind === 'oidc' || ac.kind === 'beta_oauth2').map((ac) => ac.label);
+  const addDyn = (dyn: Dyn<unknown> | null, into: BodyReads): void => {
+    if (dyn?.kind !== 'expr') return;
+    collectBodyReads(dyn.expr, into);
+    if (allLogins.length > 0) collectLoginLabels(dyn.expr, allLogins, loginLabels);
+  };
+  const addLogFields = (fields: CustomLogFields, into: BodyReads): void => {
+    for (const dyn of fields) addDyn(dyn, into);
+  };
   let formModifiers = false;
   const backendResponseBodies = new Set<string>();
   const addModifiers = (m: Modifiers): void => {
@@ -44,6 +57,8 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
     if (hasFormModifiers(backend.modifiers)) formModifiers = true;
     merge(reads, own);
     if (own.backendResponse) backendResponseBodies.add(name);
+    // A 401 from a backend with oauth2 is retried with a new token: the body must be there to send again.
+    if (backend.oauth2 !== null && backend.oauth2.retries > 0) reads.clientBody = true;
   };
   const addBody = (body: HandlerBody): void => {
     addLogFields(body.customLogFields, reads);
@@ -69,6 +84,9 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
       if (ac.source.kind === 'value') addDyn(ac.source.value, reads);
       addDyn(ac.claims, reads);
     }
+    if (ac.kind === 'beta_oauth2' || ac.kind === 'oidc') addDyn(ac.verifierValue, reads);
+    // The ACS reads the IdP's form post.
+    if (ac.kind === 'saml') reads.clientBody = true;
     for (const handler of ac.errorHandlers) addBody(handler);
   }
   addDyn(endpoint.requiredPermission, reads);
@@ -84,19 +102,12 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
     responseBodies: reads.backendResponses,
     allResponseBodies: reads.allBackendResponses,
     backendResponseBodies,
+    loginLabels,
   };
 }
 
 function backendDyns(b: BackendConfig): (Dyn<unknown> | null)[] {
   return [b.hostname, b.path, b.pathPrefix, b.basicAuth, ...b.customLogFields];
-}
-
-function addLogFields(fields: CustomLogFields, into: BodyReads): void {
-  for (const dyn of fields) addDyn(dyn, into);
-}
-
-function addDyn(dyn: Dyn<unknown> | null, into: BodyReads): void {
-  if (dyn?.kind === 'expr') collectBodyReads(dyn.expr, into);
 }
 
 function merge(into: BodyReads, from: BodyReads): void {

@@ -25,8 +25,9 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
   return {
     handle: async function handleEndpoint(ctx: EndpointContext): Promise<GatewayResponse> {
       ctx.log.handler = 'endpoint';
-      const scope = new RequestScope({ config: ctx.config, request: ctx.request, health: ctx.backends.health });
+      const scope = new RequestScope({ config: ctx.config, request: ctx.request, health: ctx.backends.health, access: ctx.access });
       const plan = bodyPlanFor(ctx.config, ctx.server, ctx.api, ctx.endpoint);
+      if (plan.loginLabels.size > 0) await ctx.access.prepareLogins(plan.loginLabels, ctx.signal);
       const method = ctx.request.method;
       const formPost = method === 'POST' && mediaType(ctx.request.headers['content-type']) === FORM_MEDIA_TYPE;
       if ((plan.clientBody || (plan.formModifiers && formPost)) && hasClientBody(ctx.request.headers)) {
@@ -54,8 +55,10 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
       const labels = ctx.blockAccess.effective;
       if (labels.length === 0) return null;
       const endpoint = staticEndpoint(ctx.path, ctx.blockAccess);
-      const scope = new RequestScope({ config: ctx.config, request: ctx.request, health: ctx.backends.health });
-      const env: BodyEnv = { ctx: { ...ctx, endpoint, api: null }, scope, plan: bodyPlanFor(ctx.config, ctx.server, null, endpoint), signal: ctx.signal };
+      const scope = new RequestScope({ config: ctx.config, request: ctx.request, health: ctx.backends.health, access: ctx.access });
+      const plan = bodyPlanFor(ctx.config, ctx.server, null, endpoint);
+      if (plan.loginLabels.size > 0) await ctx.access.prepareLogins(plan.loginLabels, ctx.signal);
+      const env: BodyEnv = { ctx: { ...ctx, endpoint, api: null }, scope, plan, signal: ctx.signal };
       const refused = await passAccessControls(labels, env);
       if (!refused) return null;
       const response = applyResponseContexts({ ...refused.response }, refused.contexts);

@@ -20,6 +20,8 @@ export function evalExpression(expr: Expression, scope: EvalScope): PlainValue {
   try {
     return evaluate(resolveTraversals(expr, (root) => scope.resolve(root)), {}, scope.functions);
   } catch (error) {
+    const typed = scope.takeTypedFailure?.();
+    if (typed) throw typed;
     if (error instanceof HclError) throw new GatewayError('evaluation', error.message, { cause: error });
     throw new GatewayError('evaluation', `${formatRange(expr.range)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

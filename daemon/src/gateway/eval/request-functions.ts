@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { definePlainFunction, type FunctionTable, type PlainValue } from '../../hcl/index.js';
 import { signerFor } from '../access/signers.js';
 import type { GatewayConfig, JsonObject } from '../config/model.js';
+import type { AccessControlSet } from '../contracts.js';
+import { GatewayError } from '../errors/error-types.js';
 import { evalDyn } from './eval-dyn.js';
 import type { EvalScope } from './request-scope.js';
 
@@ -9,20 +11,43 @@ export interface RequestFunctionsOptions {
   readonly config: GatewayConfig;
   /** The scope `jwt_sign` evaluates a profile's default claims in. */
   readonly scope: EvalScope;
+  /** The login controls behind `oauth2_authorization_url` and `saml_sso_url`; null where none can run. */
+  readonly access: AccessControlSet | null;
+  /** The client request's URL, against which relative redirect URIs resolve. */
+  readonly requestUrl: URL;
+  /**
+   * Told of a failure that has an error type of its own (an oidc configuration not loaded:
+   * `oauth2`), before the function throws: HCL turns a thrown error into a plain
+   * evaluation error, and the caller restores the type from here.
+   */
+  readonly onTypedFailure: (error: GatewayError) => void;
 }
 
 /**
  * The functions that exist only while a request is served, for one client request:
  * `oauth2_verifier()` gives the same random value on every call within it; `jwt_sign`
- * signs with the configuration's profiles. (`oauth2_authorization_url` and `saml_sso_url`
- * are refused at load: this build has no block they could use.)
+ * signs with the configuration's profiles; `oauth2_authorization_url` and `saml_sso_url`
+ * build the login URL of a beta_oauth2, oidc or saml block (the first two with this
+ * request's verifier, so the URL and the cookie set from `oauth2_verifier()` match).
  */
-export function requestFunctions({ config, scope }: RequestFunctionsOptions): FunctionTable {
+export function requestFunctions({ config, scope, access, requestUrl, onTypedFailure }: RequestFunctionsOptions): FunctionTable {
   let verifier: string | null = null;
+  // RFC 7636: 32 random octets, base64url without padding (43 characters).
+  const oauth2Verifier = (): string => (verifier ??= randomBytes(32).toString('base64url'));
+  const loginUrl = (label: string): string => {
+    if (access === null) throw new Error('no login control can run here');
+    try {
+      return access.loginUrl(label, oauth2Verifier, requestUrl);
+    } catch (error) {
+      if (error instanceof GatewayError) onTypedFailure(error);
+      throw error;
+    }
+  };
   return {
     unixtime: definePlainFunction({ params: [], impl: () => Math.floor(Date.now() / 1000) }),
-    // RFC 7636: 32 random octets, base64url without padding (43 characters).
-    oauth2_verifier: definePlainFunction({ params: [], impl: () => (verifier ??= randomBytes(32).toString('base64url')) }),
+    oauth2_verifier: definePlainFunction({ params: [], impl: oauth2Verifier }),
+    oauth2_authorization_url: definePlainFunction({ params: [{ name: 'label', type: 'string' }], impl: ([label]) => loginUrl(label as string) }),
+    saml_sso_url: definePlainFunction({ params: [{ name: 'label', type: 'string' }], impl: ([label]) => loginUrl(label as string) }),
     jwt_sign: definePlainFunction({
       params: [
         { name: 'label', type: 'string' },

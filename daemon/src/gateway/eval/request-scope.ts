@@ -1,6 +1,7 @@
 import type { FunctionTable } from '../../hcl/index.js';
 import type { GatewayConfig } from '../config/model.js';
-import type { HealthMonitor, RequestInfo } from '../contracts.js';
+import type { AccessControlSet, HealthMonitor, RequestInfo } from '../contracts.js';
+import type { GatewayError } from '../errors/error-types.js';
 import { formBody, headerMap, jsonBody, queryMap, requestCookies, responseCookies, urlParts } from './http-variables.js';
 import { requestFunctions } from './request-functions.js';
 
@@ -9,6 +10,8 @@ export interface EvalScope {
   /** The plain value of a root variable, or undefined when there is none here. */
   resolve(root: string): unknown;
   readonly functions: FunctionTable;
+  /** The typed failure a function reported while the last expression was evaluated, once. */
+  takeTypedFailure?(): GatewayError | null;
 }
 
 /** An outgoing backend request as `backend_requests.<label>` / `backend_request` show it. */
@@ -36,6 +39,8 @@ export interface RequestScopeOptions {
   readonly health?: HealthMonitor | null;
   /** `request.context.beta_required_permission` for this request ("" when none). */
   readonly requiredPermission?: string;
+  /** The login controls for `oauth2_authorization_url` and `saml_sso_url`. */
+  readonly access?: AccessControlSet | null;
 }
 
 /**
@@ -55,13 +60,26 @@ export class RequestScope implements EvalScope {
   private readonly accessContext: Record<string, unknown> = {};
   private granted: string[] = [];
   private required: string;
+  private typedFailure: GatewayError | null = null;
 
   constructor(private readonly options: RequestScopeOptions) {
     this.required = options.requiredPermission ?? '';
   }
 
   get functions(): FunctionTable {
-    return (this.functionTable ??= requestFunctions({ config: this.options.config, scope: this }));
+    return (this.functionTable ??= requestFunctions({
+      config: this.options.config,
+      scope: this,
+      access: this.options.access ?? null,
+      requestUrl: this.options.request.url,
+      onTypedFailure: (error) => (this.typedFailure = error),
+    }));
+  }
+
+  takeTypedFailure(): GatewayError | null {
+    const failure = this.typedFailure;
+    this.typedFailure = null;
+    return failure;
   }
 
   /** Records what an access control granted: its `request.context.<label>` and the permissions it grants. */
@@ -191,6 +209,10 @@ class BackendScope implements EvalScope {
 
   get functions(): FunctionTable {
     return this.parent.functions;
+  }
+
+  takeTypedFailure(): GatewayError | null {
+    return this.parent.takeTypedFailure();
   }
 
   resolve(root: string): unknown {

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from '../config/model.js';
-import type { BackendSet, EndpointHandler, GatewayLogSink, ReloadTarget, AccessDenial } from '../contracts.js';
+import type { AccessControlSet, BackendSet, EndpointHandler, GatewayLogSink, ReloadTarget, AccessDenial } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { createGatewayLogSink, isConfigurableLogSink, logSinkSettings } from '../logs/log-sink.js';
 import { handleRequest, type PipelineDeps, type RequestSlot } from './request-pipeline.js';
@@ -91,6 +91,11 @@ export class GatewayServer implements ReloadTarget {
     return this.#current?.runtime.config ?? null;
   }
 
+  /** The access controls serving now (login providers' state for the consoles), or null before the first apply. */
+  get access(): AccessControlSet | null {
+    return this.#current?.runtime.access ?? null;
+  }
+
   /** The bound listeners as `host:port` (IPv6 in brackets), in port order. */
   addresses(): string[] {
     return [...this.#listeners.values()]
@@ -134,6 +139,7 @@ export class GatewayServer implements ReloadTarget {
       }
     } catch (error) {
       await Promise.all(opened.map((l) => this.#closeListener(l)));
+      runtime.access.close();
       await backends.close();
       throw error;
     }
@@ -225,6 +231,7 @@ export class GatewayServer implements ReloadTarget {
   #releaseIfIdle(slot: RuntimeSlot): void {
     if (!slot.retired || slot.released || slot.inflight > 0) return;
     slot.released = true;
+    slot.runtime.access.close();
     this.#backendCloses.push(
       slot.runtime.backends.close().catch((error: unknown) => this.#options.logger.warn('closing the backends of a replaced configuration failed', { error: error instanceof Error ? error.message : String(error) })),
     );

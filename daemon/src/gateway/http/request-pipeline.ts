@@ -76,7 +76,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   }
 
   // The front's own expressions (its response header modifiers, custom_log_fields) see the request; most requests have none.
-  const scope = placement.modifiers.length > 0 || placement.customLogFields.length > 0 ? new RequestScope({ config: runtime.config, request: { ...info, pathParams: placement.pathParams, wildcard: placement.wildcard }, health: runtime.backends.health }) : null;
+  const scope = placement.modifiers.length > 0 || placement.customLogFields.length > 0 ? new RequestScope({ config: runtime.config, request: { ...info, pathParams: placement.pathParams, wildcard: placement.wildcard }, health: runtime.backends.health, access: runtime.access }) : null;
   const headers = response.headers;
   if (!health) {
     if (placement.cors) Object.assign(headers, mergeVary(headers.vary, corsHeaders(placement.cors, method, req.headers, placement.allowedMethods)));

@@ -1,0 +1,49 @@
+import type { BetaOAuth2Config } from '../../config/model.js';
+import type { AccessGrant, AccessRequest, LoginCheck, LoginStatus } from '../access-check.js';
+import { resolveCallbackUrl } from './callback-url.js';
+import { callbackCode, exchangeCode, oauth2Error, ProviderErrors, verifierValue, type CodeFlowDeps } from './code-callback.js';
+import { s256 } from './pkce.js';
+
+/**
+ * beta_oauth2: the redirect endpoint of the authorization code grant. The code is
+ * exchanged for a token (with the PKCE verifier, or after the state was checked against
+ * the verifier's hash); the token response becomes `request.context.<label>`.
+ */
+export function betaOAuth2Control(config: BetaOAuth2Config, deps: CodeFlowDeps): LoginCheck {
+  const errors = new ProviderErrors();
+  return {
+    label: config.label,
+    kind: 'beta_oauth2',
+    validate: async function betaOAuth2Check(request: AccessRequest): Promise<AccessGrant> {
+      const code = callbackCode(config, request);
+      const verifier = verifierValue(config, request);
+      if (config.verifierMethod === 'state') {
+        const state = request.scope.request.url.searchParams.get('state');
+        if (state === null || state === '') throw oauth2Error(config, 'missing state query parameter');
+        if (state !== s256(verifier)) throw oauth2Error(config, 'state mismatch: the state parameter is not the hash of verifier_value (a forged or crossed login)');
+      }
+      const token = await exchangeCode(config, deps, request, { tokenEndpoint: config.tokenEndpoint, backend: config.backend, code, codeVerifier: config.verifierMethod === 'ccm_s256' ? verifier : null }, errors);
+      errors.clear();
+      return { context: token, permissions: [], user: null };
+    },
+    loginUrl(verifier: () => string, requestUrl: URL): string {
+      const url = new URL(config.authorizationEndpoint);
+      const q = url.searchParams;
+      q.set('response_type', 'code');
+      q.set('client_id', config.client.clientId);
+      q.set('redirect_uri', resolveCallbackUrl(config.redirectUri, requestUrl));
+      if (config.client.scope !== null) q.set('scope', config.client.scope);
+      if (config.verifierMethod === 'state') q.set('state', s256(verifier()));
+      else {
+        q.set('code_challenge', s256(verifier()));
+        q.set('code_challenge_method', 'S256');
+      }
+      return url.href;
+    },
+    prepare: async () => undefined,
+    close: () => undefined,
+    status(): LoginStatus {
+      return { label: config.label, kind: 'beta_oauth2', provider: new URL(config.authorizationEndpoint).origin, lastError: errors.lastError, lastErrorAt: errors.lastErrorAt, configurationFetchedAt: null, usingCachedConfiguration: false };
+    },
+  };
+}
