@@ -248,4 +248,59 @@ definitions {
     expect((await callback(s, await signIn(s, second), second.verifier)).status).toBe(200);
     expect(s.op.count(s.op.jwksUrl)).toBe(2);
   });
+
+  it('resolves a relative redirect_uri against the forwarded origin when accept_forwarded_url allows it, in the URL and the token request', async () => {
+    const port = await freePort();
+    const op = await startOidcProvider({ clients: [{ clientId: 'portico', clientSecret: 'op-secret', redirectUris: ['https://app.example:8443/cb'], tokenEndpointAuthMethod: 'client_secret_basic' }], accounts: { alice: ALICE } });
+    providers.push(op);
+    const gw = await startAccessGateway({
+      'portico.hcl': `server {
+  hosts = ["*:${port}"]
+  endpoint "/login" {
+    response {
+      status = 303
+      headers = { location = oauth2_authorization_url("op"), set-cookie = "pkcecv=\${oauth2_verifier()}" }
+    }
+  }
+  endpoint "/cb" {
+    access_control = ["op"]
+    response {
+      json_body = request.context.op.userinfo
+    }
+  }
+}
+settings {
+  accept_forwarded_url = ["proto", "host", "port"]
+}
+definitions {
+  backend "token" {
+    origin = "${op.url}"
+  }
+  oidc "op" {
+    configuration_url = "${op.discoveryUrl}"
+    client_id = "portico"
+    client_secret = "op-secret"
+    redirect_uri = "/cb"
+    verifier_value = request.cookies.pkcecv
+    token_backend = "token"
+  }
+}
+`,
+    });
+    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example', 'x-forwarded-port': '8443' };
+    const res = await fetch(`http://127.0.0.1:${port}/login`, { redirect: 'manual', headers: forwarded });
+    const authorization = new URL(res.headers.get('location') ?? '');
+    expect(authorization.searchParams.get('redirect_uri')).toBe('https://app.example:8443/cb');
+    const verifier = /pkcecv=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1] ?? '';
+    const s: Setup = { op, gw, port };
+    const redirect = await signIn(s, { authorization, verifier });
+    // The provider checks that the token request repeats the redirect_uri of the authorization request.
+    const done = await callback(s, redirect, verifier, { headers: { cookie: `pkcecv=${verifier}`, ...forwarded } });
+    expect(done.status).toBe(200);
+    expect(await done.json()).toMatchObject({ sub: 'alice' });
+    // The token request went through the token_backend, the other requests through the anonymous one.
+    const backendLines = gw.records.filter((r) => r.type === 'gateway_backend');
+    expect(backendLines.find((r) => r['handler'] === 'oidc:token:op')?.['backend']).toBe('token');
+    expect(backendLines.find((r) => r['handler'] === 'oidc:userinfo:op')?.['backend']).toMatch(/^anonymous_/);
+  });
 });

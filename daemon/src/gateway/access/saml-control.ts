@@ -11,7 +11,7 @@ import { createSamlAcs, samlSsoUrl, SamlError } from './saml/index.js';
  * sets SessionNotOnOrAfter) and `attributes`.
  */
 export function samlControl(config: SamlConfig): LoginCheck {
-  const acs = createSamlAcs({ metadata: { entityId: config.idp.entityId, ssoUrl: config.idp.ssoUrl, certificates: [...config.idp.certificates] }, spEntityId: config.spEntityId, arrayAttributes: [...config.arrayAttributes] });
+  const acs = createSamlAcs({ metadata: config.idp, spEntityId: config.spEntityId, arrayAttributes: [...config.arrayAttributes] });
   const fail = (detail: string, cause?: unknown): GatewayError => new GatewayError('saml', `saml "${config.label}": ${detail}`, { source: config.label, cause });
   let lastError: string | null = null;
   let lastErrorAt: number | null = null;
@@ -38,7 +38,7 @@ export function samlControl(config: SamlConfig): LoginCheck {
       return { context, permissions: [], user: grant.sub };
     },
     loginUrl(_verifier: () => string, requestUrl: URL): string {
-      return samlSsoUrl(config.idp as { entityId: string; ssoUrl: string; certificates: string[] }, { entityId: config.spEntityId, acsUrl: resolveCallbackUrl(config.spAcsUrl, requestUrl) });
+      return samlSsoUrl(config.idp, { entityId: config.spEntityId, acsUrl: resolveCallbackUrl(config.spAcsUrl, requestUrl) });
     },
     prepare: async () => undefined,
     close: () => undefined,

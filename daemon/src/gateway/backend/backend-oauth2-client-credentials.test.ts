@@ -126,4 +126,11 @@ describe('backend oauth2 (client credentials)', () => {
     expect(JSON.stringify(gw.records)).not.toContain('pass word');
     expect(JSON.stringify(gw.records)).not.toContain('pass+word');
   });
+
+  it('lets a backend block in oauth2 change the token request (its Accept header) through its modifiers', async () => {
+    const tokens = await tokenEndpoint();
+    const gw = await startAccessGateway({ 'portico.hcl': config(tokens, `      backend {\n        origin = "${new URL(tokens.url).origin}"\n        set_request_headers = { accept = "application/json; charset=utf-8" }\n      }`) });
+    expect((await fetch(gw.url('/r/x'))).status).toBe(200);
+    expect(tokens.requests[0]?.accept).toBe('application/json; charset=utf-8');
+  });
 });

@@ -86,31 +86,8 @@ describe('login controls at load', () => {
   });
 
   it('names every missing or unusable attribute where it is written', async () => {
-    const messages = await problems(`server {}
-definitions {
-  beta_oauth2 "a" {
-    authorization_endpoint = "as.example/authorize"
-    token_endpoint = "https://as.example/token"
-    redirect_uri = "cb"
-    grant_type = "implicit"
-    client_id = "c"
-    client_secret = "s"
-    verifier_method = "plain"
-    verifier_value = "v"
-    token_endpoint_auth_method = "private_key_jwt"
-  }
-  oidc "o" {
-    configuration_url = "https://op.example/.well-known/openid-configuration"
-    redirect_uri = "/cb"
-    client_id = "c"
-    verifier_method = "state"
-    verifier_value = request.cookies.v
-  }
-}
-`);
-    expect(messages).toEqual([
-      'portico.hcl:14,3-11: Missing required argument; The argument "client_secret" is required, but no definition was found.',
-    ]);
+    const messages = await problems('server {}\ndefinitions {\n  oidc "o" {\n    configuration_url = "https://op.example/.well-known/openid-configuration"\n    redirect_uri = "/cb"\n    client_id = "c"\n    verifier_value = request.cookies.v\n  }\n}\n');
+    expect(messages).toEqual(['portico.hcl:3,3-11: Missing required argument; The argument "client_secret" is required, but no definition was found.']);
     const more = await problems(`server {}
 definitions {
   beta_oauth2 "a" {

@@ -6,6 +6,7 @@ import { isJsonMediaType, mediaType } from '../../eval/http-variables.js';
 import { RequestScope, type BackendResponseFacts } from '../../eval/request-scope.js';
 import { applyRequestHeaderModifiers } from '../../modifiers/header-modifiers.js';
 import { applyQueryModifiers } from '../../modifiers/params-modifiers.js';
+import { PorticoError } from '../../../core/errors.js';
 
 /** No authorization server answers a discovery, key set, token or userinfo request this large. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -30,9 +31,11 @@ export interface AuthServerAnswer {
 }
 
 /** A request to an authorization server failed before an answer came (connection, timeout, oversized answer). */
-export class AuthServerError extends Error {
-  readonly code = 'AUTH_SERVER_UNREACHABLE';
+export class AuthServerError extends PorticoError {
   override readonly name = 'AuthServerError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('AUTH_SERVER_UNREACHABLE', message, options);
+  }
 }
 
 /**

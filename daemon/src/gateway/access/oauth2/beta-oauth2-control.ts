@@ -1,6 +1,6 @@
 import type { BetaOAuth2Config } from '../../config/model.js';
 import type { AccessGrant, AccessRequest, LoginCheck, LoginStatus } from '../access-check.js';
-import { resolveCallbackUrl } from './callback-url.js';
+import { authorizationUrl } from './authorization-url.js';
 import { callbackCode, exchangeCode, oauth2Error, ProviderErrors, verifierValue, type CodeFlowDeps } from './code-callback.js';
 import { s256 } from './pkce.js';
 
@@ -27,18 +27,8 @@ export function betaOAuth2Control(config: BetaOAuth2Config, deps: CodeFlowDeps):
       return { context: token, permissions: [], user: null };
     },
     loginUrl(verifier: () => string, requestUrl: URL): string {
-      const url = new URL(config.authorizationEndpoint);
-      const q = url.searchParams;
-      q.set('response_type', 'code');
-      q.set('client_id', config.client.clientId);
-      q.set('redirect_uri', resolveCallbackUrl(config.redirectUri, requestUrl));
-      if (config.client.scope !== null) q.set('scope', config.client.scope);
-      if (config.verifierMethod === 'state') q.set('state', s256(verifier()));
-      else {
-        q.set('code_challenge', s256(verifier()));
-        q.set('code_challenge_method', 'S256');
-      }
-      return url.href;
+      const { authorizationEndpoint: endpoint, client, redirectUri, verifierMethod: method } = config;
+      return authorizationUrl({ endpoint, clientId: client.clientId, redirectUri, requestUrl, scope: client.scope, method, verifier: verifier() });
     },
     prepare: async () => undefined,
     close: () => undefined,

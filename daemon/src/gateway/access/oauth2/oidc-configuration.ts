@@ -1,3 +1,5 @@
+import { PorticoError } from '../../../core/errors.js';
+
 /** The parts of an OpenID Provider's configuration (OpenID Connect Discovery 1.0 §3) the gateway uses. */
 export interface OidcProviderMetadata {
   readonly issuer: string;
@@ -27,9 +29,11 @@ export interface OidcConfigurationStatus {
 }
 
 /** The configuration could not be fetched and none is cached (or the cached one is too old). */
-export class OidcConfigurationError extends Error {
-  readonly code = 'OIDC_CONFIGURATION_UNAVAILABLE';
+export class OidcConfigurationError extends PorticoError {
   override readonly name = 'OidcConfigurationError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('OIDC_CONFIGURATION_UNAVAILABLE', message, options);
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { GatewayError } from '../../errors/error-types.js';
 import type { AccessGrant, AccessRequest, LoginCheck, LoginStatus } from '../access-check.js';
 import { JwksCache } from '../jwks-cache.js';
 import { AuthServerError, answerExcerpt, callAuthServer } from './auth-server.js';
-import { resolveCallbackUrl } from './callback-url.js';
+import { authorizationUrl } from './authorization-url.js';
 import { callbackCode, exchangeCode, oauth2Error, ProviderErrors, verifierValue, type CodeFlowDeps } from './code-callback.js';
 import { OidcConfigurationCache, OidcConfigurationError, type OidcProviderMetadata } from './oidc-configuration.js';
 import { s256 } from './pkce.js';
@@ -78,19 +78,16 @@ export function oidcControl(config: OidcConfig, deps: CodeFlowDeps): LoginCheck 
         const { lastError } = discovery.status();
         throw oauth2Error(config, `the OpenID configuration of ${config.configurationUrl} is not loaded${lastError ? `: ${lastError}` : ''}`);
       }
-      const url = new URL(metadata.authorization_endpoint);
-      const q = url.searchParams;
-      q.set('response_type', 'code');
-      q.set('client_id', config.client.clientId);
-      q.set('redirect_uri', resolveCallbackUrl(config.redirectUri, requestUrl));
       const scopes = (config.client.scope ?? '').split(' ').filter((s) => s !== '' && s !== 'openid');
-      q.set('scope', ['openid', ...scopes].join(' '));
-      if (method(metadata) === 'nonce') q.set('nonce', s256(verifier()));
-      else {
-        q.set('code_challenge', s256(verifier()));
-        q.set('code_challenge_method', 'S256');
-      }
-      return url.href;
+      return authorizationUrl({
+        endpoint: metadata.authorization_endpoint,
+        clientId: config.client.clientId,
+        redirectUri: config.redirectUri,
+        requestUrl,
+        scope: ['openid', ...scopes].join(' '),
+        method: method(metadata),
+        verifier: verifier(),
+      });
     },
     prepare: (signal) => discovery.prepare(signal),
     close: () => discovery.close(),

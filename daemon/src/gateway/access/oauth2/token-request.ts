@@ -1,5 +1,6 @@
 import type { OAuth2Client } from '../../config/model.js';
 import { answerExcerpt, type AuthServerAnswer, type AuthServerRequest } from './auth-server.js';
+import { PorticoError } from '../../../core/errors.js';
 
 /** A token endpoint's successful answer (RFC 6749 §5.1), with whatever else the server added. */
 export interface TokenResponse {
@@ -10,9 +11,11 @@ export interface TokenResponse {
 }
 
 /** The token endpoint refused or answered something unusable; `detail` says what, never the client secret. */
-export class TokenRequestError extends Error {
-  readonly code = 'TOKEN_REQUEST_FAILED';
+export class TokenRequestError extends PorticoError {
   override readonly name = 'TokenRequestError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('TOKEN_REQUEST_FAILED', message, options);
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { attribute, firstElement, isSamlElement, parseXml, selectElements, text, XmlSyntaxError } from './saml-xml.js';
 import type { XmlElement } from './saml-xml.js';
+import { PorticoError } from '../../../core/errors.js';
 
 /** What the gateway needs of an identity provider's SAML 2.0 metadata. */
 export interface IdpMetadata {
@@ -11,16 +12,15 @@ export interface IdpMetadata {
   readonly certificates: readonly string[];
 }
 
-export class SamlMetadataError extends Error {
+export class SamlMetadataError extends PorticoError {
   override name = 'SamlMetadataError';
-  readonly code = 'SAML_METADATA_INVALID';
   constructor(
     message: string,
     readonly line: number | null = null,
     readonly column: number | null = null,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('SAML_METADATA_INVALID', message, options);
   }
 }
 

@@ -1,5 +1,6 @@
 import { SamlStatusError } from '@node-saml/node-saml';
 import { XmlSyntaxError } from './saml-xml.js';
+import { PorticoError } from '../../../core/errors.js';
 
 /** Why the ACS refused a SAMLResponse; callers and logs branch on these, never on the message. */
 export const SAML_REFUSAL_REASONS = [
@@ -20,15 +21,14 @@ export const SAML_REFUSAL_REASONS = [
 
 export type SamlRefusalReason = (typeof SAML_REFUSAL_REASONS)[number];
 
-export class SamlError extends Error {
+export class SamlError extends PorticoError {
   override name = 'SamlError';
-  readonly code = 'SAML_INVALID';
   constructor(
     readonly reason: SamlRefusalReason,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('SAML_INVALID', message, options);
   }
 }
 

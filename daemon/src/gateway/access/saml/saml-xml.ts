@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { PorticoError } from '../../../core/errors.js';
 
 /** The namespaces SAML documents use, bound to the prefixes our XPath expressions write. */
 export const SAML_NS = {
@@ -22,14 +23,14 @@ export interface XmlDocument {
 }
 
 /** Not well-formed XML; line and column are 1-based when the parser knew them. */
-export class XmlSyntaxError extends Error {
+export class XmlSyntaxError extends PorticoError {
   override name = 'XmlSyntaxError';
   constructor(
     readonly detail: string,
     readonly line: number | null,
     readonly column: number | null,
   ) {
-    super(line === null ? `XML syntax error: ${detail}` : `XML syntax error at ${line}:${column ?? 1}: ${detail}`);
+    super('XML_SYNTAX', line === null ? `XML syntax error: ${detail}` : `XML syntax error at ${line}:${column ?? 1}: ${detail}`);
   }
 }
 
