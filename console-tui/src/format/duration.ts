@@ -1,6 +1,6 @@
-import { formatClock, formatDateTime, pad2 } from '@portico/daemon/control/display';
+import { formatClock, formatClockOrDate, formatDateTime, pad2 } from '@portico/daemon/control/display';
 
-export { formatClock, formatDateTime };
+export { formatClock, formatClockOrDate, formatDateTime };
 
 /** Compact human duration: `42s`, `5m 03s`, `2h 07m`, `3d 04h`. */
 export function formatDuration(totalSeconds: number): string {
@@ -14,6 +14,7 @@ export function formatDuration(totalSeconds: number): string {
   if (minutes > 0) return `${minutes}m ${pad2(seconds)}s`;
   return `${seconds}s`;
 }
+
 
 /** Seconds from an ISO timestamp to `nowMs`, never negative. */
 export function secondsSince(iso: string, nowMs: number): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { controlEndpoints } from '../control/endpoints.js';
-import { formatDuration } from './duration.js';
+import { formatClockOrDate, formatDuration } from './duration.js';
 import { fit, truncate, wrapWords } from './fit.js';
 
 describe('text fitting', () => {
@@ -17,6 +17,13 @@ describe('text fitting', () => {
     expect(wrapWords('short', 20)).toEqual(['short']);
     expect(wrapWords('', 20)).toEqual(['']);
     expect(wrapWords('a https://example.com/very/long/path b', 10)).toEqual(['a', 'https://e…', 'b']);
+  });
+
+  it('writes a time of today as HH:MM:SS and one of another day with its date', () => {
+    const now = new Date(2026, 4, 7, 9, 30).getTime();
+    expect(formatClockOrDate(new Date(2026, 4, 7, 0, 0, 5).toISOString(), now)).toBe('00:00:05');
+    expect(formatClockOrDate(new Date(2026, 4, 6, 23, 59, 59).toISOString(), now)).toBe('2026-05-06 23:59:59');
+    expect(formatClockOrDate('not a time', now)).toBe('not a time');
   });
 
   it('writes durations compactly', () => {

@@ -1,7 +1,10 @@
 import type { CdsClientView, CdsHealthStatus, ClusterView } from '@portico/daemon/control';
 import type { Tone } from '../format/state-label.js';
 import { formatDuration, secondsSince } from '../format/duration.js';
-import { truncate } from '../format/fit.js';
+import { printable } from '../format/fit.js';
+
+// Moved to format/fit.ts (the Config view's login errors use them too); kept here for the clusters view's imports.
+export { printable, wrapLines } from '../format/fit.js';
 
 export interface HealthLabel {
   glyph: string;
@@ -55,33 +58,4 @@ export function short(version: string | null, length = 8): string {
 
 function ago(iso: string, nowMs: number): string {
   return formatDuration(secondsSince(iso, nowMs));
-}
-
-/** Text a proxy sent (node id, NACK message) made safe for the terminal: control characters (escape sequences included) become spaces. */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
-}
-
-/** `text` wrapped at spaces into lines of `width` cells (continuations indented by one), at most `maxLines`, the last ending with `…` when cut. */
-export function wrapLines(text: string, width: number, maxLines: number): string[] {
-  if (width < 8) return [truncate(text, width)];
-  let rest = Array.from(text);
-  const lines: string[] = [];
-  while (rest.length > 0 && lines.length < maxLines) {
-    const prefix = lines.length === 0 ? [] : [' '];
-    const room = width - prefix.length;
-    if (rest.length <= room) {
-      lines.push([...prefix, ...rest].join(''));
-      rest = [];
-      break;
-    }
-    const space = rest.lastIndexOf(' ', room);
-    const cut = space > room / 2 ? space : room;
-    lines.push([...prefix, ...rest.slice(0, cut)].join(''));
-    rest = rest.slice(cut);
-    while (rest[0] === ' ') rest = rest.slice(1);
-  }
-  if (rest.length > 0) lines[lines.length - 1] = truncate(`${lines[lines.length - 1] ?? ''} ${rest.join('')}`, width);
-  return lines;
 }

@@ -6,6 +6,7 @@ import { fit, truncate } from '../format/fit.js';
 import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
+import { accessControlLines, type ControlLine } from './access-control-lines.js';
 import { diagnosticLine, durationText, fileName, outcomeText, RESULT_LABEL } from './config-format.js';
 import { lastEventOf, problemText, useControlQuery } from './use-control-query.js';
 import type { ViewDefinition, ViewProps } from './view.js';
@@ -16,6 +17,10 @@ const RESULT_WIDTH = 9;
 const DURATION_WIDTH = 8;
 /** Problems of the last reload shown above the source; the rest are in the history's record. */
 const SHOWN_DIAGNOSTICS = 3;
+/** A login provider's state changes without a config event (a failed refresh); re-read the routes pane this often. */
+const ROUTES_REFRESH_MS = 5_000;
+/** Route rows the access controls above the table leave at least. */
+const MIN_ROUTE_ROWS = 3;
 
 interface Data {
   status: ConfigStatus;
@@ -27,7 +32,7 @@ interface Data {
 type Pane = 'source' | 'history' | 'routes';
 type Banner = { tone: 'good' | 'bad' | 'plain'; text: string } | null;
 
-function ConfigView({ live, source, width, height, visible, keyState }: ViewProps): ReactNode {
+function ConfigView({ live, source, nowMs, width, height, visible, keyState }: ViewProps): ReactNode {
   const [pane, setPane] = useState<Pane>('source');
   const [fileIndex, setFileIndex] = useState(0);
   const [scroll, setScroll] = useState(0);
@@ -35,6 +40,7 @@ function ConfigView({ live, source, width, height, visible, keyState }: ViewProp
   const [bump, setBump] = useState(0);
   const api = source.api;
   const reloaded = lastEventOf(live.events, ['config.reloaded']);
+  const routesTick = pane === 'routes' ? Math.floor(nowMs / ROUTES_REFRESH_MS) : 0;
   const query = useControlQuery<Data>(
     visible,
     api
@@ -43,7 +49,7 @@ function ConfigView({ live, source, width, height, visible, keyState }: ViewProp
           return { status, history, active, routes };
         }
       : null,
-    [reloaded, bump, live.status.bootId],
+    [reloaded, bump, routesTick, live.status.bootId],
   );
 
   const data = query.data;
@@ -53,10 +59,11 @@ function ConfigView({ live, source, width, height, visible, keyState }: ViewProp
   const file = data?.active[Math.min(fileIndex, Math.max(0, (data?.active.length ?? 1) - 1))];
   const lines = file?.text?.split('\n') ?? [];
   if (lines.at(-1) === '') lines.pop();
-  const controls = data?.routes.accessControls ?? [];
   const rows = pane === 'source' ? lines.length : pane === 'history' ? (data?.history.length ?? 0) : (data?.routes.routes.length ?? 0);
   // Title, last reload, problems, pane header, column header (history, routes), access controls (routes), bottom line.
-  const bodyHeight = Math.max(1, height - 4 - shownProblems.length - (pane === 'source' ? 0 : 1) - (pane === 'routes' ? controls.length : 0));
+  const fixedHeight = 4 + shownProblems.length + (pane === 'source' ? 0 : 1);
+  const controlLines = pane === 'routes' ? accessControlLines(data?.routes.accessControls ?? [], width, nowMs, height - fixedHeight - MIN_ROUTE_ROWS) : [];
+  const bodyHeight = Math.max(1, height - fixedHeight - controlLines.length);
   const maxScroll = Math.max(0, rows - bodyHeight);
   const top = Math.min(scroll, maxScroll);
   const scrollTo = (to: number): void => setScroll(Math.max(0, Math.min(maxScroll, to)));
@@ -108,7 +115,7 @@ function ConfigView({ live, source, width, height, visible, keyState }: ViewProp
       ) : pane === 'history' ? (
         <HistoryPane history={data?.history ?? []} top={top} height={bodyHeight} width={width} />
       ) : (
-        <RoutesPane routes={data?.routes ?? { routes: [], accessControls: [] }} top={top} height={bodyHeight} width={width} />
+        <RoutesPane routes={data?.routes ?? { routes: [], accessControls: [] }} controlLines={controlLines} top={top} height={bodyHeight} width={width} />
       )}
       {banner ? <Text wrap="truncate-end"><Tinted tone={banner.tone}>{truncate(` ${banner.text}`, width)}</Tinted></Text> : <Line width={width} text="" />}
     </Box>
@@ -173,8 +180,8 @@ function HistoryPane({ history, top, height, width }: { history: ReloadRecord[];
 const KIND_WIDTH = 8;
 const METHODS_WIDTH = 9;
 
-/** Each route with the controls that guard it (after inheritance and disable_access_control), then the controls themselves. */
-function RoutesPane({ routes, top, height, width }: { routes: RoutesView; top: number; height: number; width: number }): ReactNode {
+/** The access controls (login controls with their provider's state), then each route with the controls that guard it (after inheritance and disable_access_control). */
+function RoutesPane({ routes, controlLines, top, height, width }: { routes: RoutesView; controlLines: ControlLine[]; top: number; height: number; width: number }): ReactNode {
   const open = routes.routes.filter((r) => r.guards.length === 0).length;
   const longest = routes.routes.reduce((n, r) => Math.max(n, r.path.length), 5);
   const pathWidth = Math.max(10, Math.min(longest, 40, Math.floor((width - KIND_WIDTH - METHODS_WIDTH - 10) / 2)));
@@ -182,8 +189,11 @@ function RoutesPane({ routes, top, height, width }: { routes: RoutesView; top: n
   return (
     <>
       <Line width={width} text={`── routes (${routes.routes.length}, ${open} open) and their access controls ${'─'.repeat(width)}`} dim />
-      {routes.accessControls.map((ac) => (
-        <Text key={ac.label} wrap="truncate-end">{truncate(`   ${ac.label} (${ac.kind}): ${ac.detail}`, width)}</Text>
+      {controlLines.map((line, i) => (
+        <Text key={i} wrap="truncate-end">
+          {line.lead}
+          {line.tone ? <Tinted tone={line.tone}>{line.text}</Tinted> : line.text}
+        </Text>
       ))}
       <Line width={width} text={` ${fit('ROUTE', pathWidth)}  ${fit('KIND', KIND_WIDTH)}  ${fit('METHODS', METHODS_WIDTH)}  GUARDED BY`} dim />
       <Box flexDirection="column" height={height}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { componentLabel, levelLabel } from './labels';
-import { formatClock, formatUptime } from './time-format';
+import { formatClock, formatClockOrDate, formatUptime } from './time-format';
 
 describe('formatUptime', () => {
   it('shows seconds until a day has passed', () => {
@@ -36,5 +36,13 @@ describe('summariseComponents', () => {
     const c = (name: string, state: 'running' | 'failed') => ({ name, state, since: '', detail: null });
     expect(summariseComponents([c('a', 'running'), c('b', 'failed'), c('c', 'running')])).toBe('1 failed · 2 running');
     expect(summariseComponents([])).toBe('');
+  });
+});
+
+describe('formatClockOrDate', () => {
+  it('gives the date too when the time is not today', () => {
+    const now = new Date(2026, 4, 7, 9, 30).getTime();
+    expect(formatClockOrDate(new Date(2026, 4, 7, 0, 0, 5).toISOString(), now)).toBe('00:00:05');
+    expect(formatClockOrDate(new Date(2026, 4, 6, 23, 59, 59).toISOString(), now)).toBe('2026-05-06 23:59:59');
   });
 });

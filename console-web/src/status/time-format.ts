@@ -1,6 +1,7 @@
-import { formatClock, formatDateTime, pad2 } from '@portico/daemon/control/display';
+import { formatClock, formatClockOrDate, formatDateTime, pad2 } from '@portico/daemon/control/display';
 
-export { formatClock, formatDateTime };
+export { formatClock, formatClockOrDate, formatDateTime };
+
 
 /** Uptime with seconds, so it visibly ticks: `42s`, `5m 03s`, `2h 07m 05s`, `3d 04h 05m`. */
 export function formatUptime(totalSeconds: number): string {

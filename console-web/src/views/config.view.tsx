@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
-import type { ActiveConfigFile, ConfigStatus, ReloadRecord, RouteView, RoutesView } from '@portico/daemon/control';
+import type { ActiveConfigFile, ConfigStatus, ReloadRecord, RoutesView } from '@portico/daemon/control';
 import '../config/config.css';
 import { diagnosticLine, durationText, fileName, numberedLines, outcomeText, RESULT_LABEL } from '../config/reload-text';
+import { RoutesCard } from '../config/routes-card';
 import { newestEventOf } from '../infosessions/session-table';
 import { useControlClient, useLive } from '../live/live-context';
+import { useNow } from '../live/use-now';
 import { StateBadge } from '../ui/state-badge';
 import { TimeText } from '../ui/time-text';
 import type { ViewDefinition } from './view-definition';
@@ -15,6 +17,9 @@ interface ConfigData {
   routes: RoutesView;
 }
 
+/** A login provider's state changes without a config event (a failed refresh); re-read this often while the page is open. */
+const REFRESH_MS = 5_000;
+
 function ConfigView() {
   const client = useControlClient();
   const { events } = useLive();
@@ -25,6 +30,7 @@ function ConfigView() {
   const [reloading, setReloading] = useState(false);
   const [result, setResult] = useState<ReloadRecord | null>(null);
   const [bump, setBump] = useState(0);
+  const now = useNow(REFRESH_MS);
 
   useEffect(() => {
     let cancelled = false;
@@ -35,7 +41,7 @@ function ConfigView() {
     return () => {
       cancelled = true;
     };
-  }, [client, reloaded, bump]);
+  }, [client, reloaded, bump, now]);
 
   const reload = () => {
     setReloading(true);
@@ -78,7 +84,7 @@ function ConfigView() {
         )}
       </section>
 
-      <RoutesCard routes={data.routes} />
+      <RoutesCard routes={data.routes} nowMs={now} />
 
       <section className="card" aria-labelledby="source-heading">
         <div className="card-heading">
@@ -151,64 +157,6 @@ function ConfigView() {
       </section>
     </div>
   );
-}
-
-/** Each route with the access controls that guard it after inheritance and disable_access_control. */
-function RoutesCard({ routes }: { routes: RoutesView }) {
-  const open = routes.routes.filter((r) => r.guards.length === 0).length;
-  return (
-    <section className="card" aria-labelledby="routes-heading">
-      <div className="card-heading">
-        <h2 id="routes-heading">Routes and access control</h2>
-        <p className="muted summary">
-          {routes.routes.length} routes, {open} open
-        </p>
-      </div>
-      {routes.accessControls.length > 0 && (
-        <ul className="access-controls" data-testid="access-controls">
-          {routes.accessControls.map((ac) => (
-            <li key={ac.label}>
-              <code>{ac.label}</code> ({ac.kind}): {ac.detail}
-            </li>
-          ))}
-        </ul>
-      )}
-      <div className="table-scroll">
-        <table className="table" data-testid="routes">
-          <thead>
-            <tr>
-              <th scope="col">Route</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Methods</th>
-              <th scope="col">Guarded by</th>
-              <th scope="col">Permission</th>
-            </tr>
-          </thead>
-          <tbody>
-            {routes.routes.map((r, i) => (
-              <tr key={`${r.server ?? ''} ${r.kind} ${r.path} ${i}`}>
-                <td>
-                  <code>{r.path}</code>
-                </td>
-                <td>{r.kind}</td>
-                <td>{r.methods.length >= 7 ? 'all' : r.methods.join(', ')}</td>
-                <td className={r.guards.length === 0 ? 'tone-busy' : undefined}>{r.guards.length === 0 ? 'open' : r.guards.map((g) => `${g.label} (${g.kind})`).join(', ')}</td>
-                <td>{permissionText(r.permission)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
-  );
-}
-
-function permissionText(permission: RouteView['permission']): string {
-  if (permission === null) return '—';
-  if (typeof permission === 'string') return permission === '' ? '—' : permission;
-  return Object.entries(permission)
-    .map(([method, p]) => `${method}: ${p}`)
-    .join(', ');
 }
 
 function ReloadSummary({ record }: { record: ReloadRecord }) {

@@ -53,6 +53,11 @@ export function formatDateTime(iso: string): string {
   return `${date.getFullYear()}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())} ${formatClock(iso)}`;
 }
 
+/** Local `HH:MM:SS` when `iso` falls on the local day of `nowMs`, else `YYYY-MM-DD HH:MM:SS`: a bare time from yesterday reads as today's. */
+export function formatClockOrDate(iso: string, nowMs: number): string {
+  return new Date(iso).toDateString() === new Date(nowMs).toDateString() ? formatClock(iso) : formatDateTime(iso);
+}
+
 export function pad2(n: number): string {
   return String(n).padStart(2, '0');
 }
