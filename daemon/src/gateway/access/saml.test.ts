@@ -110,7 +110,8 @@ describe('saml', () => {
   });
 
   it('refuses a GET or a post without SAMLResponse; an error_handler saml answers instead', async () => {
-    const s = await setup('    error_handler "saml" {\n      response {\n        status = 401\n        body = "sign-in failed"\n      }\n    }');
+    // `saml2`, the peer's older name for the type, is taken as `saml`.
+    const s = await setup('    error_handler "saml2" {\n      response {\n        status = 401\n        body = "sign-in failed"\n      }\n    }');
     const get = await fetch(s.acs);
     expect(get.status).toBe(401);
     expect(await get.text()).toBe('sign-in failed');

@@ -121,7 +121,8 @@ export function buildErrorHandlers(blocks: readonly Block[], parentLogFields: Cu
   const out: ErrorHandlerConfig[] = [];
   for (const block of blocks) {
     if (block.type !== 'error_handler') continue;
-    const kinds = unique(block.labels.flatMap((l) => l.split(' ')).filter((k) => k !== ''));
+    // `saml2` is what older releases of the peer call the saml error type; configs written for them keep working.
+    const kinds = unique(block.labels.flatMap((l) => l.split(' ')).filter((k) => k !== '').map((k) => (k === 'saml2' ? 'saml' : k)));
     if (kinds.length === 0) kinds.push('*');
     for (const kind of kinds) {
       if (!ERROR_TYPES.includes(kind)) {
