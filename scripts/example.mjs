@@ -62,3 +62,5 @@ function stop(code, forward = true) {
 // Ctrl-C reaches the whole process group; the children stop on their own, this only waits for them.
 process.on('SIGINT', () => stop(0, false));
 process.on('SIGTERM', () => stop(0));
+// A closed terminal sends SIGHUP to the group: the daemon would take it as "reload" and outlive this script.
+process.on('SIGHUP', () => stop(0));
