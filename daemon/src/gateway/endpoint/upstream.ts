@@ -59,7 +59,11 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   const response = await ctx.backends.get(backend.name).send({ ...outgoing, signal: env.signal, requestId: ctx.request.id, handler: name, customLogFields });
   const expected = block.config.expectedStatus;
   if (expected !== null && !expected.includes(response.status)) {
-    discardBody(response.body);
+    // Error handlers may read what came back (`backend_responses.<name>.status`, its body when an expression reads it).
+    const wanted = env.plan.allResponseBodies || env.plan.responseBodies.has(name);
+    const body = wanted ? await readAll(response.body, env.signal) : null;
+    if (!wanted) discardBody(response.body);
+    scope.recordBackendResponse(name, { status: response.status, headers: endToEndHeaders(response.headers), body });
     throw new GatewayError('unexpected_status', `${block.kind} "${name}": backend "${backend.name}" answered ${response.status}, expected ${expected.join(', ')}`, { source: backend.name });
   }
   const streams = env.clientBlock === name && !env.plan.allResponseBodies && !env.plan.responseBodies.has(name) && !env.plan.backendResponseBodies.has(backend.name);
@@ -77,10 +81,14 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
 
 type Outgoing = { method: string; url: URL; headers: HeaderRecord; body: BackendRequest['body'] };
 
+/** Client headers a proxy does not pass on by itself: Host is the backend's, Authorization and Cookie are the client's credentials for the gateway. */
+const PROXY_DROPPED_HEADERS: readonly string[] = ['host', 'authorization', 'cookie'];
+
 function proxyRequest(proxy: ProxyConfig, backend: BackendConfig, env: UpstreamEnv): Outgoing {
   const { ctx, scope } = env;
   const request = ctx.request;
-  const headers = endToEndHeaders(request.headers, ['host']);
+  // As the peer: the client's credentials stay at the gateway unless a modifier forwards them on purpose.
+  const headers = endToEndHeaders(request.headers, PROXY_DROPPED_HEADERS);
   // As the peer (Go's reverse proxy): the client address is appended to X-Forwarded-For.
   const prior = headers['x-forwarded-for'];
   headers['x-forwarded-for'] = prior === undefined ? request.clientIp : `${[prior].flat().join(', ')}, ${request.clientIp}`;

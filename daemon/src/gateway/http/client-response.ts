@@ -53,16 +53,17 @@ function appendVary(headers: Record<string, string | string[]>, token: string): 
 export function maybeGzip(method: string, requestHeaders: Headers, response: GatewayResponse): GatewayResponse {
   const headers = response.headers;
   const type = one(headers['content-type']) ?? '';
-  if (!COMPRESSIBLE.test(type)) return response;
+  if (!COMPRESSIBLE.test(type) || response.status === 204 || response.status === 304) return response;
+  const declared = one(headers['content-length']);
+  const length = Buffer.isBuffer(response.body) ? response.body.length : declared === undefined ? null : Number(declared);
+  // Too short to be compressed for anyone: the representation does not vary (as the peer).
+  if ((length !== null && length < GZIP_MIN_BYTES) || (response.body === null && method !== 'HEAD')) return response;
   // The representation varies by Accept-Encoding whether or not this client gets gzip.
   appendVary(headers, 'Accept-Encoding');
-  if (method === 'HEAD' || response.status === 204 || response.status === 304 || response.body === null) return response;
+  if (method === 'HEAD' || response.body === null) return response;
   if (!acceptsGzip(requestHeaders)) return response;
   const encoding = one(headers['content-encoding']);
   if (encoding && encoding.toLowerCase() !== 'identity') return response;
-  const declared = one(headers['content-length']);
-  const length = Buffer.isBuffer(response.body) ? response.body.length : declared === undefined ? null : Number(declared);
-  if (length !== null && length < GZIP_MIN_BYTES) return response;
   const gzip = createGzip();
   const source = Buffer.isBuffer(response.body) ? Readable.from([response.body]) : response.body;
   source.on('error', (error) => gzip.destroy(error));

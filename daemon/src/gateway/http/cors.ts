@@ -34,20 +34,19 @@ function originAllowed(cors: CorsConfig, origin: string): boolean {
 export function corsHeaders(cors: CorsConfig, method: string, headers: Headers, allowedMethods: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   const wildcard = cors.allowedOrigins.includes('*') && !cors.allowCredentials;
-  // The answer depends on Origin unless every origin gets the same `*`.
-  if (!wildcard) out.vary = 'Origin';
+  const preflight = isPreflight(method, headers);
+  // A preflight answer depends on all three request headers (as the peer's); an actual one on Origin, unless every origin gets the same `*`.
+  if (preflight) out.vary = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
+  else if (!wildcard) out.vary = 'Origin';
   const origin = header(headers, 'origin');
   if (!origin || !originAllowed(cors, origin)) return out;
   out['access-control-allow-origin'] = wildcard ? '*' : origin;
   if (cors.allowCredentials) out['access-control-allow-credentials'] = 'true';
-  if (!isPreflight(method, headers)) return out;
+  if (!preflight) return out;
   const requested = header(headers, 'access-control-request-method')!.trim();
   if (allowedMethods.includes(requested.toUpperCase())) out['access-control-allow-methods'] = requested;
   const requestedHeaders = header(headers, 'access-control-request-headers');
-  if (requestedHeaders) {
-    out['access-control-allow-headers'] = requestedHeaders;
-    out.vary = out.vary ? `${out.vary}, Access-Control-Request-Headers` : 'Access-Control-Request-Headers';
-  }
+  if (requestedHeaders) out['access-control-allow-headers'] = requestedHeaders;
   if (cors.maxAge !== null) out['access-control-max-age'] = String(Math.floor(cors.maxAge / 1000));
   return out;
 }

@@ -35,8 +35,8 @@ function base32hex(bytes: Buffer): string {
   return out;
 }
 
-/** What a client may send as its request id: 1–128 visible characters without spaces, quotes, commas or semicolons. */
-const ACCEPTABLE = /^[A-Za-z0-9._~:+/=@-]{1,128}$/;
+/** What a client may send as its request id, as the peer accepts it. */
+const ACCEPTABLE = /^[a-zA-Z0-9@=/+-]{12,64}$/;
 
 export function isAcceptableRequestId(value: string): boolean {
   return ACCEPTABLE.test(value);
@@ -44,13 +44,26 @@ export function isAcceptableRequestId(value: string): boolean {
 
 type Headers = Readonly<Record<string, string | readonly string[] | undefined>>;
 
-/** The request's id: the client's (from `request_id_accept_from_header`) when present and acceptable, else a new one. */
-export function requestIdFor(settings: Pick<Settings, 'requestIdAcceptFromHeader' | 'requestIdFormat'>, headers: Headers): string {
+export interface RequestIdChoice {
+  readonly id: string;
+  /** The client sent an id in `request_id_accept_from_header` that is not acceptable: the request is refused with 400. */
+  readonly refused: string | null;
+}
+
+/** The request's id: the client's (from `request_id_accept_from_header`) when present, else a new one; a bad one is refused, not replaced. */
+export function requestIdFor(settings: Pick<Settings, 'requestIdAcceptFromHeader' | 'requestIdFormat'>, headers: Headers): RequestIdChoice {
   const from = settings.requestIdAcceptFromHeader.toLowerCase();
   if (from !== '') {
     const raw = headers[from];
     const value = (Array.isArray(raw) ? raw[0] : raw) as string | undefined;
-    if (value !== undefined && isAcceptableRequestId(value.trim())) return value.trim();
+    if (value !== undefined) {
+      if (isAcceptableRequestId(value)) return { id: value, refused: null };
+      return { id: newRequestId(settings), refused: `the ${settings.requestIdAcceptFromHeader} header is not a valid request id: it must be 12 to 64 characters of a-z, A-Z, 0-9, @, =, /, + and -` };
+    }
   }
+  return { id: newRequestId(settings), refused: null };
+}
+
+function newRequestId(settings: Pick<Settings, 'requestIdFormat'>): string {
   return settings.requestIdFormat === 'uuid4' ? randomUUID() : commonRequestId();
 }

@@ -25,14 +25,15 @@ describe('request ids', () => {
     expect(res.headers['gateway-request-id']).toBeUndefined();
   });
 
-  it('accepts the client id from request_id_accept_from_header when it is sane, else generates one', async () => {
+  it('accepts the client id from request_id_accept_from_header when it is valid, refuses a bad one (400), generates one when absent', async () => {
     const gw = await startGateway({
       'portico.hcl': `server {\n  hosts = ["*:0"]\n${ENDPOINT}}\nsettings {\n  request_id_accept_from_header = "X-Trace-Id"\n}\n`,
     });
-    const accepted = await send(gw.url(), '/id', { headers: { 'x-trace-id': 'abc-123.def' } });
-    expect(accepted.headers['gateway-request-id']).toBe('abc-123.def');
-    expect((JSON.parse(accepted.text) as { id: string }).id).toBe('abc-123.def');
+    const accepted = await send(gw.url(), '/id', { headers: { 'x-trace-id': 'abc-123=def/45' } });
+    expect(accepted.headers['gateway-request-id']).toBe('abc-123=def/45');
+    expect((JSON.parse(accepted.text) as { id: string }).id).toBe('abc-123=def/45');
     const insane = await send(gw.url(), '/id', { headers: { 'x-trace-id': 'has spaces; and "quotes"' } });
+    expect(insane.status).toBe(400);
     expect(insane.headers['gateway-request-id']).toMatch(/^[0-9a-v]{20}$/);
     const absent = await send(gw.url(), '/id');
     expect(absent.headers['gateway-request-id']).toMatch(/^[0-9a-v]{20}$/);

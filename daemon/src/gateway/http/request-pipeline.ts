@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { AccessDenial, AccessLogFields, EndpointHandler, GatewayLogSink, GatewayResponse, RequestInfo } from '../contracts.js';
 import { errorResponse } from '../errors/error-response.js';
-import { asGatewayError, type GatewayError } from '../errors/error-types.js';
+import { asGatewayError, GatewayError } from '../errors/error-types.js';
 import { accessRecord } from '../logs/access-record.js';
 import { applyResponseHeaderModifiers, evalCustomLogFields, RequestScope } from '../eval/index.js';
 import { maybeGzip, stripSecureCookies } from './client-response.js';
@@ -46,7 +46,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   const queryAt = rawUrl.indexOf('?');
   const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
   const search = queryAt === -1 ? '' : rawUrl.slice(queryAt);
-  const id = requestIdFor(settings, req.headers);
+  const { id, refused: badRequestId } = requestIdFor(settings, req.headers);
   const fallbackHost = `${req.socket.localAddress?.includes(':') ? `[${req.socket.localAddress}]` : (req.socket.localAddress ?? 'localhost')}:${req.socket.localPort ?? port}`;
   const url = requestUrl(settings, req.headers, rawUrl, fallbackHost);
   const host = requestHost(settings, req.headers, fallbackHost);
@@ -62,6 +62,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
     response = healthResponse(deps.isDraining(), method);
   } else {
     try {
+      if (badRequestId !== null) throw new GatewayError('client_request', badRequestId);
       checkRequestPath(path);
       response = await dispatch({ runtime, port, host, path, search, request: info, incoming: req, endpointHandler: deps.endpointHandler, log, signal: slot.controller.signal }, placement);
     } catch (error) {

@@ -42,6 +42,16 @@ describe('PathRouter', () => {
     expect(matched(router('/a/'), '/a/')).toBe('/a/');
   });
 
+  it('lets a pattern that ends in a parameter take a trailing slash, as the peer does', () => {
+    const r = router('/p/{x}', '/p/{x}/q/{y}', '/s/{x}/static');
+    expect(r.match('/p/a/')).toMatchObject({ value: '/p/{x}', params: { x: 'a' } });
+    expect(r.match('/p/a/q/b/')).toMatchObject({ value: '/p/{x}/q/{y}', params: { x: 'a', y: 'b' } });
+    expect(matched(r, '/s/a/static/')).toBeNull();
+    expect(matched(r, '/p/')).toBeNull();
+    expect(matched(r, '/p//')).toBeNull();
+    expect(matched(r, '/p//q/b')).toBeNull();
+  });
+
   it('routes the root only to "/" or a root wildcard', () => {
     expect(matched(router('/'), '/')).toBe('/');
     expect(matched(router('/', '/**'), '/x')).toBe('/**');

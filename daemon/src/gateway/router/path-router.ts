@@ -59,8 +59,12 @@ export class PathRouter<T> {
   match(path: string): RouteMatch<T> | null {
     const segments = path.split('/').slice(1);
     if (segments.length === 1 && segments[0] === '') segments.pop();
-    const captured: string[] = [];
-    const found = this.#walk(this.#root, segments, 0, captured);
+    let found = this.#walk(this.#root, segments, 0, []);
+    // As the peer: a pattern ending in a parameter also takes a trailing slash ("/p/{x}" matches "/p/a/"); static paths stay apart.
+    if (!found && segments.length > 1 && segments.at(-1) === '') {
+      const trimmed = this.#walk(this.#root, segments.slice(0, -1), 0, []);
+      if (trimmed && trimmed.rest === null && trimmed.route.pattern.segments.at(-1)?.kind === 'param') found = trimmed;
+    }
     if (!found) return null;
     const params: Record<string, string> = {};
     found.route.names.forEach((name, i) => (params[name] = decodeSegment(found.captured[i] ?? '')));

@@ -1,0 +1,227 @@
+import { describe, expect, it } from 'vitest';
+import { send } from '../http/test-gateway.js';
+import { startBackend, startEndpointGateway, type SeenRequest } from './test-support.js';
+
+/**
+ * Behaviours ported from the peer's integration tests (coupergateway/couper,
+ * server/http_*_test.go and testdata/integration), where a user of the peer would notice a
+ * difference.
+ */
+describe('peer fidelity: missing values are null all the way down', () => {
+  it('indexes and traverses missing query parameters, headers, cookies and body fields as null, and drops a header set to null', async () => {
+    const backend = await startBackend();
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/v" {
+    response {
+      json_body = {
+        q      = request.query.missing
+        q0     = request.query.missing[0]
+        qx     = request.query.missing[0].deeper
+        h      = request.headers.missing
+        hx     = request.headers.missing.deeper
+        c      = request.cookies.missing
+        cx     = request.cookies.missing[0]
+        j      = request.json_body.a.b
+        f      = request.form_body.missing[0]
+        idx    = request.query["missing"][1]
+        ctx    = request.context.none.sub
+        br     = backend_responses.none.status
+        def    = default(request.query.page[0], "1")
+      }
+    }
+  }
+  endpoint "/p" {
+    proxy {
+      backend = "b"
+      set_request_headers = { x-set = request.headers.missing, x-kept = "yes" }
+    }
+  }
+}
+definitions {
+  backend "b" { origin = "${backend.origin}" }
+}
+`);
+    const res = await send(gw.url('/'), '/v?other=1');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text)).toEqual({ q: null, q0: null, qx: null, h: null, hx: null, c: null, cx: null, j: null, f: null, idx: null, ctx: null, br: null, def: '1' });
+    const proxied = await send(gw.url('/'), '/p');
+    const seen = JSON.parse(proxied.text) as SeenRequest;
+    expect(seen.headers['x-kept']).toBe('yes');
+    expect(seen.headers).not.toHaveProperty('x-set');
+  });
+});
+
+describe('peer fidelity: path parameters', () => {
+  it('match with a trailing slash, never an empty segment', async () => {
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/p/{x}" {
+    response {
+      body = "x=\${request.path_params.x}"
+    }
+  }
+  endpoint "/p/{x}/q/{y}" {
+    response {
+      body = "x=\${request.path_params.x} y=\${request.path_params.y}"
+    }
+  }
+}
+`);
+    expect((await send(gw.url('/'), '/p/a')).text).toBe('x=a');
+    expect((await send(gw.url('/'), '/p/a/')).text).toBe('x=a');
+    expect((await send(gw.url('/'), '/p/a/q/b/')).text).toBe('x=a y=b');
+    expect((await send(gw.url('/'), '/p/')).status).toBe(404);
+    expect((await send(gw.url('/'), '/p//q/b')).status).toBe(404);
+  });
+});
+
+describe('peer fidelity: proxy credentials', () => {
+  it('does not forward the client\'s Authorization and Cookie headers unless a modifier sets them', async () => {
+    const backend = await startBackend();
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/plain" {
+    proxy {
+      backend = "b"
+    }
+  }
+  endpoint "/kept" {
+    proxy {
+      backend = "b"
+      set_request_headers = { authorization = request.headers.authorization, cookie = request.headers.cookie }
+    }
+  }
+}
+definitions {
+  backend "b" { origin = "${backend.origin}" }
+}
+`);
+    const credentials = { authorization: 'Bearer client-token', cookie: 'session=abc' };
+    const plain = JSON.parse((await send(gw.url('/'), '/plain', { headers: credentials })).text) as SeenRequest;
+    expect(plain.headers).not.toHaveProperty('authorization');
+    expect(plain.headers).not.toHaveProperty('cookie');
+    const kept = JSON.parse((await send(gw.url('/'), '/kept', { headers: credentials })).text) as SeenRequest;
+    expect(kept.headers['authorization']).toBe('Bearer client-token');
+    expect(kept.headers['cookie']).toBe('session=abc');
+  });
+});
+
+describe('peer fidelity: error handlers read the backend responses', () => {
+  it('an unexpected_status handler echoes the status it got', async () => {
+    const backend = await startBackend((_req, res) => {
+      res.writeHead(418, { 'content-type': 'application/json' });
+      res.end('{"why":"teapot"}');
+    });
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/e" {
+    request "r" {
+      backend = "b"
+      expected_status = [200]
+    }
+    response {
+      body = "unreachable"
+    }
+    error_handler "unexpected_status" {
+      response {
+        status = 502
+        json_body = { got = backend_responses.r.status, why = backend_responses.r.json_body.why }
+      }
+    }
+  }
+}
+definitions {
+  backend "b" { origin = "${backend.origin}" }
+}
+`);
+    const res = await send(gw.url('/'), '/e');
+    expect(res.status).toBe(502);
+    expect(JSON.parse(res.text)).toEqual({ got: 418, why: 'teapot' });
+  });
+});
+
+describe('peer fidelity: request ids from a client header', () => {
+  it('accepts [a-zA-Z0-9@=/+-]{12,64} and refuses anything else with 400 client request error', async () => {
+    const backend = await startBackend();
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/id" {
+    proxy {
+      backend = "b"
+    }
+  }
+}
+settings {
+  request_id_accept_from_header = "X-Request-Id"
+}
+definitions {
+  backend "b" { origin = "${backend.origin}" }
+}
+`);
+    const good = await send(gw.url('/'), '/id', { headers: { 'x-request-id': 'abc-DEF@1=2/3+4' } });
+    expect(good.status).toBe(200);
+    expect(good.headers['gateway-request-id']).toBe('abc-DEF@1=2/3+4');
+    for (const bad of ['short', 'x'.repeat(65), 'has space in it!', 'semi;colon;value']) {
+      const res = await send(gw.url('/'), '/id', { headers: { 'x-request-id': bad } });
+      expect(res.status, bad).toBe(400);
+      expect(res.headers['gateway-error'], bad).toBe('client request error');
+    }
+    expect(backend.seen).toHaveLength(1);
+  });
+});
+
+describe('peer fidelity: Vary', () => {
+  it('adds Vary: Accept-Encoding only where the body is long enough to be compressed', async () => {
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/short" {
+    response {
+      json_body = { ok = true }
+    }
+  }
+  endpoint "/long" {
+    response {
+      json_body = { text = "${'x'.repeat(2000)}" }
+    }
+  }
+}
+`);
+    const short = await send(gw.url('/'), '/short', { headers: { 'accept-encoding': 'gzip' } });
+    expect(short.headers['vary']).toBeUndefined();
+    expect(short.headers['content-encoding']).toBeUndefined();
+    const long = await send(gw.url('/'), '/long', { headers: { 'accept-encoding': 'gzip' } });
+    expect(long.headers['vary']).toBe('Accept-Encoding');
+    expect(long.headers['content-encoding']).toBe('gzip');
+    const identity = await send(gw.url('/'), '/long');
+    expect(identity.headers['vary']).toBe('Accept-Encoding');
+  });
+
+  it('makes CORS preflight answers vary on Origin, Access-Control-Request-Method and Access-Control-Request-Headers', async () => {
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  cors {
+    allowed_origins = ["*"]
+  }
+  endpoint "/c" {
+    response {
+      body = "ok"
+    }
+  }
+}
+`);
+    const preflight = await send(gw.url('/'), '/c', { method: 'OPTIONS', headers: { origin: 'https://a.example', 'access-control-request-method': 'POST' } });
+    expect(preflight.headers['vary']).toBe('Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    const actual = await send(gw.url('/'), '/c', { headers: { origin: 'https://a.example' } });
+    // Every origin gets the same `*`: the actual answer does not vary.
+    expect(actual.headers['vary']).toBeUndefined();
+  });
+});
