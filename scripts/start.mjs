@@ -11,6 +11,9 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 if (spawnSync(npm, ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' }).status !== 0) process.exit(1);
 
 const daemon = spawn(process.execPath, [join(root, 'daemon', 'bin', 'portico.js'), 'daemon', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
-// The daemon handles SIGINT/SIGTERM itself; the terminal sends Ctrl-C to it directly.
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => daemon.kill(signal));
+// Ctrl-C reaches the whole foreground process group, the daemon included: forwarding it would
+// be a second SIGINT, which the daemon takes as "exit now". SIGTERM and SIGHUP (a closed
+// terminal) come to this process alone and are passed on as SIGTERM.
+process.on('SIGINT', () => undefined);
+for (const signal of ['SIGTERM', 'SIGHUP']) process.on(signal, () => daemon.kill('SIGTERM'));
 daemon.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -13,6 +13,7 @@ import { resolveConfigSources, type ConfigSources } from './config-sources.js';
 import { StartupError } from './errors.js';
 import { gatewayEnvironment } from './gateway-token-key.js';
 import { Logger } from './logger.js';
+import { RunMarker } from './run-marker.js';
 import { ServicesListener } from './services-listener.js';
 import type { DaemonSettings } from './settings.js';
 import { VERSION } from './version.js';
@@ -51,12 +52,18 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
   let config: ConfigSources;
   let token: string;
   let gatewayEnv: NodeJS.ProcessEnv;
+  let marker: RunMarker;
   try {
     gatewayEnv = gatewayEnvironment(process.env, settings.dataDir);
     config = resolveConfigSources(configFiles, configDirs, process.env.PORTICO_CONFIG);
     const loaded = loadControlToken(settings.dataDir, settings.controlToken, logger);
     token = loaded.token;
     if (loaded.source === 'created') logger.info('created the control token', { file: loaded.file });
+    const claimed = RunMarker.claim(settings.dataDir, mode, startedAt);
+    marker = claimed.marker;
+    for (const run of claimed.unclean) {
+      logger.warn(`the previous run (pid ${run.pid}, mode ${run.mode}, started ${run.startedAt}) did not stop cleanly: it was killed or crashed; its last log lines tell why`, { pid: run.pid, mode: run.mode, started_at: run.startedAt });
+    }
   } catch (error) {
     logger.error(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
@@ -121,6 +128,7 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
     const named = error instanceof StartupError ? error.message : `daemon: ${String(error)}`;
     logger.error(`cannot start: ${named}`);
     stopping.dispose();
+    marker.release();
     return 1;
   }
   events.publish({ type: 'daemon.started', message: `portico ${VERSION} started in mode ${mode}` });
@@ -134,6 +142,7 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
   // In-flight gateway requests get the shutdown timeout; the margin lets the rest stop after them.
   const clean = await host.stopAll(settings.shutdownTimeoutMs + STOP_MARGIN_MS);
   logger.info(clean ? 'stopped' : 'stopped with components still running after the shutdown timeout');
+  marker.release();
   return clean ? 0 : 1;
 }
 
