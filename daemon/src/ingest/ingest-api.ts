@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Request as UndiciRequest } from 'undici';
 import { z } from 'zod';
@@ -8,7 +9,7 @@ import { jsonCallbackSchema, resolveJsonCallback, resolveUploadCallback } from '
 import { listJobDeliveries } from './delivery-queries.js';
 import { mediaType, queryEnum, queryInt, readBody, readJson, requestScope, single } from './http-io.js';
 import type { IngestSettings } from './ingest-settings.js';
-import type { JobStore } from './job-store.js';
+import type { IdempotencyClaim, JobStore, NewFile, NewJob } from './job-store.js';
 import { datasetRead, jobRead } from './records.js';
 import { API_JOB_KINDS, DELIVERY_STATUSES, JOB_KINDS, JOB_STATUSES, type CallbackConfig, type Scope } from './types.js';
 
@@ -87,19 +88,24 @@ export function ingestApi({ store, jobs, settings }: IngestApiOptions) {
     );
     checkTarget(callback, text('callback_url') ? 'callback_url' : 'X-Service-Callback-Url');
     const content = new Uint8Array(await file.arrayBuffer());
-    const job = await jobs.createJob(
-      scope,
-      {
-        datasetId,
-        jobKind: 'PARSE_AND_INGEST',
-        tableId: null,
-        fileId: null,
-        request: { actor: actor(req), source: 'upload', file: { name: file.name, size: file.size, content_type: file.type || null } },
-        callback,
-      },
-      { filename: file.name || 'upload', contentType: file.type || null, content },
-    );
-    sendJson(res, 202, job, { Location: `/api/v1/ingest-jobs/${job.ingest_job_id}` });
+    const newFile: NewFile = { filename: file.name || 'upload', contentType: file.type || null, content };
+    const newJob: NewJob = {
+      datasetId,
+      jobKind: 'PARSE_AND_INGEST',
+      tableId: null,
+      fileId: null,
+      request: { actor: actor(req), source: 'upload', file: { name: file.name, size: file.size, content_type: file.type || null } },
+      callback,
+    };
+    const fileDigest = createHash('sha256').update(content).digest('hex');
+    await respondCreated(req, res, scope, newJob, { route: 'upload', datasetId, file: [newFile.filename, newFile.contentType, fileDigest], callback }, newFile);
+  }
+
+  /** 202 with the new job; with an Idempotency-Key, a repeat of the same request gets the first job back. */
+  async function respondCreated(req: IncomingMessage, res: ServerResponse, scope: Scope, job: NewJob, request: unknown, file?: NewFile): Promise<void> {
+    const claim = idempotencyClaim(req, request);
+    const { job: created, replayed } = claim ? await jobs.createJobOnce(scope, claim, job, file) : { job: await jobs.createJob(scope, job, file), replayed: false };
+    sendJson(res, 202, created, { Location: `/api/v1/ingest-jobs/${created.ingest_job_id}`, ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
   }
 
   async function createJob(req: IncomingMessage, res: ServerResponse, scope: Scope): Promise<void> {
@@ -108,15 +114,15 @@ export function ingestApi({ store, jobs, settings }: IngestApiOptions) {
     const body = parsed.data;
     const callback = resolveJsonCallback(body.callback, settings.defaultCallback);
     checkTarget(body.callback ? callback : null, 'callback.url');
-    const job = await jobs.createJob(scope, {
+    const job: NewJob = {
       datasetId: body.dataset_id,
       jobKind: body.job_kind,
       tableId: body.table_id ?? null,
       fileId: null,
       request: { actor: actor(req), source: 'api', job_kind: body.job_kind, table_id: body.table_id ?? null },
       callback,
-    });
-    sendJson(res, 202, job, { Location: `/api/v1/ingest-jobs/${job.ingest_job_id}` });
+    };
+    await respondCreated(req, res, scope, job, { route: 'job', body });
   }
 
   async function listJobs(_req: IncomingMessage, res: ServerResponse, scope: Scope, _p: string[], url: URL): Promise<void> {
@@ -191,4 +197,15 @@ function decodeURIComponentSafe(path: string): string {
   } catch {
     return path;
   }
+}
+
+/** Idempotency-Key: 1 to 255 visible ASCII characters. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** The request's Idempotency-Key with a digest of what it asks for; null without the header. */
+function idempotencyClaim(req: IncomingMessage, request: unknown): IdempotencyClaim | null {
+  const key = single(req, 'idempotency-key');
+  if (key === undefined) return null;
+  if (!IDEMPOTENCY_KEY.test(key)) throw new ApiError('validation_failed', 'Idempotency-Key: must be 1 to 255 visible ASCII characters (a UUID is a good key)', [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
+  return { key, fingerprint: createHash('sha256').update(JSON.stringify(request)).digest('hex') };
 }

@@ -15,6 +15,18 @@ export interface NewJob {
   callback: CallbackConfig | null;
 }
 
+/** The client's Idempotency-Key and what its request said (a digest), to find or refuse a repeat. */
+export interface IdempotencyClaim {
+  key: string;
+  fingerprint: string;
+}
+
+/** A created job, or the one an earlier request with the same Idempotency-Key created. */
+export interface CreatedJob {
+  job: IngestJobRead;
+  replayed: boolean;
+}
+
 export interface NewFile {
   filename: string;
   contentType: string | null;
@@ -68,8 +80,38 @@ export class JobStore {
     return row;
   }
 
-  /** Creates a QUEUED job (and its uploaded file, when given) in one transaction. */
-  async createJob(scope: Scope, job: NewJob, file?: NewFile): Promise<IngestJobRead> {
+  /**
+   * createJob with an Idempotency-Key: the first request creates the job and records the key in
+   * the same transaction; a repeat (same key, same request) gets that job back, a different
+   * request with the key is refused (409). Two repeats racing: the loser's insert conflicts on
+   * the key, and it reads the winner's job.
+   */
+  async createJobOnce(scope: Scope, claim: IdempotencyClaim, job: NewJob, file?: NewFile): Promise<CreatedJob> {
+    const earlier = await this.#byKey(scope, claim);
+    if (earlier) return { job: earlier, replayed: true };
+    try {
+      return { job: await this.createJob(scope, job, file, claim), replayed: false };
+    } catch (error) {
+      const raced = error instanceof ApiError ? null : await this.#byKey(scope, claim);
+      if (raced) return { job: raced, replayed: true };
+      throw error;
+    }
+  }
+
+  async #byKey(scope: Scope, claim: IdempotencyClaim): Promise<IngestJobRead | null> {
+    const row = await this.store.get<{ fingerprint: string; ingest_job_id: string }>(
+      'SELECT fingerprint, ingest_job_id FROM ingest_idempotency_keys WHERE tenant_id = ? AND workspace_id = ? AND idempotency_key = ?',
+      [scope.tenantId, scope.workspaceId, claim.key],
+    );
+    if (!row) return null;
+    if (row.fingerprint !== claim.fingerprint) {
+      throw new ApiError('conflict', `Idempotency-Key ${JSON.stringify(claim.key)} was used for a different request (job ${row.ingest_job_id}); use a new key for a new request`, [{ field: 'Idempotency-Key', message: 'was used for a different request' }]);
+    }
+    return jobRead(await this.job(scope, row.ingest_job_id));
+  }
+
+  /** Creates a QUEUED job (and its uploaded file, when given) in one transaction, with its Idempotency-Key when given. */
+  async createJob(scope: Scope, job: NewJob, file?: NewFile, claim?: IdempotencyClaim): Promise<IngestJobRead> {
     const created = await this.store.transaction(async (tx) => {
       const dataset = await this.dataset(scope, job.datasetId, tx);
       if (job.tableId !== null) {
@@ -137,6 +179,16 @@ export class JobStore {
           row.updated_at,
         ],
       );
+      if (claim) {
+        await tx.run('INSERT INTO ingest_idempotency_keys (tenant_id, workspace_id, idempotency_key, fingerprint, ingest_job_id, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+          scope.tenantId,
+          scope.workspaceId,
+          claim.key,
+          claim.fingerprint,
+          row.ingest_job_id,
+          now,
+        ]);
+      }
       return jobRead(row);
     });
     this.notifier.jobChanged(created);

@@ -61,6 +61,20 @@ CREATE TABLE ingest_delivery_resets (
   count INTEGER NOT NULL
 );`,
   },
+  {
+    id: 3,
+    name: 'idempotency_keys',
+    // A repeated Idempotency-Key finds the job its first request created (per tenant and workspace).
+    up: `CREATE TABLE ingest_idempotency_keys (
+  tenant_id TEXT NOT NULL,
+  workspace_id TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  ingest_job_id TEXT NOT NULL REFERENCES ingest_jobs (ingest_job_id),
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, workspace_id, idempotency_key)
+);`,
+  },
 ];
 
 function datasetsFilesJobs(blob: string): string {
