@@ -40,6 +40,8 @@ export const gatewayArea: Area = {
       logger,
       shutdownDelayMs: ctx.settings.shutdownDelayMs,
       shutdownTimeoutMs: ctx.settings.shutdownTimeoutMs,
+      limits: ctx.settings.gatewayFront,
+      devCertificateDir: ctx.settings.dataDir,
       onAccessDenied: (denial) => denials.record(denial),
     });
     const target: ReloadTarget = {

@@ -1,6 +1,7 @@
 import type { GatewayConfig } from '../config/model.js';
 import type { AccessControlSet, AccessLogFields, BackendSet } from '../contracts.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
+import { evalCustomLogFields } from '../eval/eval-dyn.js';
 import type { RequestScope } from '../eval/request-scope.js';
 import type { AccessCheck, LoginCheck } from './access-check.js';
 import { basicAuth } from './basic-auth.js';
@@ -35,6 +36,13 @@ export function createAccessControlSet(config: GatewayConfig, backends: BackendS
   // Providers' configurations load in the background, so the first login does not wait for them (and a provider down at start stops nothing).
   const warmUp = new AbortController();
   for (const control of logins.values()) void control.prepare(warmUp.signal);
+  /** A control's custom_log_fields, after it ran (so they may read its `request.context.<label>`), into the access line. */
+  const addLogFields = (label: string, scope: RequestScope, log: AccessLogFields): void => {
+    const fields = config.accessControls[label]?.customLogFields ?? [];
+    if (fields.length === 0) return;
+    const values = evalCustomLogFields(fields, scope, (error) => warn(`custom_log_fields of access control "${label}": ${error.detail}`));
+    log.custom = { ...(log.custom ?? {}), ...values };
+  };
   const privateCache = new Map<readonly string[], boolean>();
   return {
     enforce: async function enforceAccess(labels: readonly string[], scope: RequestScope, log: AccessLogFields, signal: AbortSignal): Promise<void> {
@@ -46,12 +54,14 @@ export function createAccessControlSet(config: GatewayConfig, backends: BackendS
         try {
           grant = await check.validate({ headers: scope.request.headers, scope, signal });
         } catch (error) {
+          addLogFields(label, scope, log);
           const failure = asGatewayError(error, 'access_control');
           // An evaluation failure in token_value or claims refuses the request as well (it is logged as what it was).
           throw failure.source === label ? failure : new GatewayError(failure.kind === 'evaluation' ? 'access_control' : failure.kind, failure.detail, { headers: failure.headers, source: label, cause: failure });
         }
         scope.grantAccess(label, grant.context, grant.permissions);
         if (grant.user !== null) log.authUser = grant.user;
+        addLogFields(label, scope, log);
       }
     },
     privateCaching(labels: readonly string[]): boolean {

@@ -9,6 +9,8 @@ import { callAuthServer } from '../access/oauth2/auth-server.js';
 import { createBackendClient } from './backend-client.js';
 import { ClientCredentialsToken, withClientCredentials } from './client-credentials.js';
 import { CaCache, createTransport, type BackendTransport, type ProcessEnv } from './transport.js';
+import { HeldRecords } from '../openapi/held-records.js';
+import { withOpenApi } from '../openapi/with-openapi.js';
 
 export interface BackendSetOptions {
   /** The daemon's monitor: its state gates requests (`backend_unhealthy`). The caller tracks configs on it. */
@@ -25,11 +27,15 @@ export function createBackendSet(config: GatewayConfig, { health, logSink, env =
   const caCache = new CaCache();
   const clients = new Map<string, BackendClient>();
   const transports: BackendTransport[] = [];
+  const heldRecords = new Map<string, HeldRecords>();
   try {
     for (const [name, backend] of Object.entries(config.backends)) {
       const transport = createTransport(backend, config.settings, env, caCache);
       transports.push(transport);
-      clients.set(name, createBackendClient(backend, { transport, health, log }));
+      // OpenAPI validation finishes after the exchange wrote its record: the record waits for the outcome.
+      const held = backend.openapi === null ? null : new HeldRecords(log);
+      if (held !== null) heldRecords.set(name, held);
+      clients.set(name, createBackendClient(backend, { transport, health, log: held?.sink ?? log }));
     }
   } catch (error) {
     for (const transport of transports) void transport.destroy();
@@ -55,6 +61,12 @@ export function createBackendSet(config: GatewayConfig, { health, logSink, env =
     if (oauth2 === null || !client) continue;
     const tokens = new ClientCredentialsToken(oauth2, (request, signal) => callAuthServer(config, set, oauth2.backend, request, null, signal));
     clients.set(name, withClientCredentials(client, oauth2, tokens));
+  }
+  // Validation wraps the token handling: a 401 answered with a retry is not a response to validate.
+  for (const [name, held] of heldRecords) {
+    const client = clients.get(name);
+    const openapi = config.backends[name]?.openapi;
+    if (client && openapi) clients.set(name, withOpenApi(client, openapi, held));
   }
   return set;
 }

@@ -109,7 +109,7 @@ export class CaCache {
 }
 
 /** `hostname` may carry a port (`api.example:8443`); SNI wants the name alone, and never an IP address (RFC 6066). */
-function hostOnly(hostname: string): string | null {
+export function hostOnly(hostname: string): string | null {
   const colon = hostname.lastIndexOf(':');
   const name = colon > 0 && hostname.indexOf(':') === colon ? hostname.slice(0, colon) : hostname;
   return name === '' || name.startsWith('[') || isIP(name) !== 0 ? null : name;

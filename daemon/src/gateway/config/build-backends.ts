@@ -1,10 +1,11 @@
 import type { Block, Range } from '../../hcl/index.js';
 import type { AttrReader, LoadScope } from './attr-reader.js';
 import { buildModifiers, invalid, logFields, single } from './build-common.js';
-import { headerRange } from './diagnostics.js';
+import { headerRange, plainRange } from './diagnostics.js';
 import type { FileChecks } from './file-checks.js';
 import { backendFor, checkSingleBackend, readHttpUrl, readOAuth2Client } from './build-oauth2.js';
-import type { BackendConfig, BackendOAuth2Config, Dyn, HealthConfig } from './model.js';
+import type { BackendConfig, BackendOAuth2Config, BackendOpenApiConfig, Dyn, HealthConfig } from './model.js';
+import { readOpenApiFile } from '../openapi/openapi-file.js';
 
 const LABEL = /^[a-zA-Z0-9_]+$/;
 const SECONDS = 1000;
@@ -125,6 +126,7 @@ export class Backends {
       modifiers: buildModifiers(r),
       health: this.health(single(block.body.blocks, 'beta_health', this.scope)),
       oauth2: this.oauth2(single(block.body.blocks, 'oauth2', this.scope)),
+      openapi: this.openapi(single(block.body.blocks, 'openapi', this.scope)),
     };
   }
 
@@ -142,6 +144,28 @@ export class Backends {
     const backend = backendFor(block, r, { scope: this.scope, backends: this }, 'backend', null, tokenEndpoint.origin);
     if (backend === null) return null;
     return { range: headerRange(block), tokenEndpoint: tokenEndpoint.href, backend, client, retries: Math.max(retries, 0) };
+  }
+
+  /** `openapi`: the file is read and parsed now, so every load (a reload too) sees its current content. */
+  private openapi(block: Block | undefined): BackendOpenApiConfig | null {
+    if (!block) return null;
+    const r = this.scope.reader(block.body, 'openapi');
+    const file = this.files.path(r, 'file', 'file');
+    const fileRange = r.attr('file')?.expr.range;
+    if (file === null || !fileRange) return null;
+    const read = readOpenApiFile(file);
+    if (!read.ok) {
+      this.scope.diags.error('Invalid OpenAPI file', read.problem, fileRange);
+      return null;
+    }
+    return {
+      range: headerRange(block),
+      file,
+      fileRange: plainRange(fileRange),
+      document: read.document,
+      ignoreRequestViolations: r.value<boolean>('ignore_request_violations') ?? false,
+      ignoreResponseViolations: r.value<boolean>('ignore_response_violations') ?? false,
+    };
   }
 
   /** `scheme://host[:port]`: http or https, nothing after the authority (that is what path_prefix is for). */
@@ -222,5 +246,6 @@ function defaultsFor(name: string, range: Range): BackendConfig {
     },
     health: null,
     oauth2: null,
+    openapi: null,
   };
 }

@@ -143,7 +143,7 @@ export function buildErrorHandlers(blocks: readonly Block[], parentLogFields: Cu
       kinds,
       customLogFields,
       modifiers: buildModifiers(r),
-      ...buildUpstreams(block.body, scope, backends),
+      ...buildUpstreams(block.body, scope, backends, 'error_handler'),
       errorHandlers: buildErrorHandlers(block.body.blocks, customLogFields, scope, backends),
     });
   }

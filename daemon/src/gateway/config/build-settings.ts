@@ -2,6 +2,7 @@ import type { Block } from '../../hcl/index.js';
 import type { LoadScope } from './attr-reader.js';
 import { invalid } from './build-common.js';
 import type { FileChecks } from './file-checks.js';
+import { readDevProxyPorts } from './https-dev-proxy.js';
 import type { LogLevel, Settings } from './model.js';
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -53,11 +54,7 @@ export function buildSettings(block: Block | undefined, scope: LoadScope, files:
   }) as ('proto' | 'host' | 'port')[];
   const healthPath = r.value<string>('health_path') ?? d.healthPath;
   if (!healthPath.startsWith('/')) invalid(r, scope, 'health_path', `a path must start with "/", got ${JSON.stringify(healthPath)}`);
-  const httpsDevProxy = r.value<string[]>('https_dev_proxy') ?? [];
-  if (httpsDevProxy.length > 0) {
-    // Refused rather than ignored: an operator who asks for TLS must not silently get none.
-    scope.diags.error('Unsupported argument', 'https_dev_proxy is not supported by this Portico build yet; remove it or leave it empty.', r.attr('https_dev_proxy')?.nameRange);
-  }
+  const httpsDevProxy = readDevProxyPorts(r, scope);
   return {
     acceptForwardedUrl,
     defaultPort: port('default_port', d.defaultPort),

@@ -3,7 +3,7 @@ import type { AttrReader, LoadScope } from './attr-reader.js';
 import type { Backends } from './build-backends.js';
 import { buildModifiers, invalid, single } from './build-common.js';
 import { headerRange, where } from './diagnostics.js';
-import type { Dyn, JsonObject, JsonValue, ModifierMap, ProxyConfig, RequestConfig, ResponseConfig } from './model.js';
+import type { Dyn, JsonObject, JsonValue, ModifierMap, ProxyConfig, RequestConfig, ResponseConfig, WebsocketsConfig } from './model.js';
 import { buildSequence } from './sequences.js';
 
 const LABEL = /^[a-zA-Z0-9_]+$/;
@@ -17,7 +17,7 @@ export interface Upstreams {
   readonly stages: readonly (readonly string[])[];
 }
 
-export function buildUpstreams(body: Body, scope: LoadScope, backends: Backends): Upstreams {
+export function buildUpstreams(body: Body, scope: LoadScope, backends: Backends, within: 'endpoint' | 'error_handler' = 'endpoint'): Upstreams {
   const members = namedMembers(body.blocks, scope);
   const { dependsOn, stages } = buildSequence(members, scope);
   const proxies: ProxyConfig[] = [];
@@ -27,7 +27,9 @@ export function buildUpstreams(body: Body, scope: LoadScope, backends: Backends)
     if (block.type === 'proxy') proxies.push(buildProxy(block, name, deps, scope, backends));
     else requests.push(buildRequest(block, name, deps, scope, backends));
   }
-  return { proxies, requests, response: buildResponse(single(body.blocks, 'response', scope), scope), stages };
+  const response = buildResponse(single(body.blocks, 'response', scope), scope);
+  checkWebsockets(proxies, within, scope, requests.length + (response ? 1 : 0));
+  return { proxies, requests, response, stages };
 }
 
 /** Proxy and request blocks with their names (the label, or `default`), which must be unique per endpoint. */
@@ -57,8 +59,7 @@ function namedMembers(blocks: readonly Block[], scope: LoadScope): { name: strin
 function buildProxy(block: Block, name: string, dependsOn: readonly string[], scope: LoadScope, backends: Backends): ProxyConfig {
   const r = scope.reader(block.body, 'proxy');
   const url = urlOf(r, scope);
-  const websockets = r.value<boolean>('websockets') ?? false;
-  if (websockets) scope.diags.error('Unsupported argument', 'websockets is not supported by this Portico build yet; remove it or set it to false.', r.attr('websockets')?.nameRange);
+  const websockets = buildWebsockets(block, r, scope);
   return {
     name,
     range: headerRange(block),
@@ -70,6 +71,56 @@ function buildProxy(block: Block, name: string, dependsOn: readonly string[], sc
     dependsOn,
   };
 }
+
+/**
+ * One upgrade per client connection: as the spec says, only the `default` proxy may take it,
+ * with no other proxy, request or response block in the endpoint; an error handler answers too late to.
+ */
+function checkWebsockets(proxies: readonly ProxyConfig[], within: 'endpoint' | 'error_handler', scope: LoadScope, others: number): void {
+  const enabled = proxies.filter((p) => p.websockets !== null);
+  if (within === 'error_handler') {
+    for (const p of enabled) scope.diags.error('Invalid websockets', 'websockets are served by a proxy of an endpoint, not of an error_handler; remove websockets here.', p.websockets?.range);
+    return;
+  }
+  const [first, ...extra] = enabled;
+  for (const p of extra) {
+    scope.diags.error('Invalid websockets', `websockets can be enabled in one proxy of an endpoint only: proxy "${first?.name}" already has them at ${first?.websockets ? where(first.websockets.range) : '?'}.`, p.websockets?.range);
+  }
+  if (!first || extra.length > 0) return;
+  if (first.name !== 'default') scope.diags.error('Invalid websockets', `websockets are served by the default (unlabelled) proxy only; proxy "${first.name}" has a label.`, first.websockets?.range);
+  else if (proxies.length + others > 1) scope.diags.error('Invalid websockets', 'an endpoint whose proxy serves websockets can have no other proxy, request or response block.', first.websockets?.range);
+}
+
+/** `websockets = true` (no timeout, no modifiers) or a `websockets` block; not both (as the peer). */
+function buildWebsockets(block: Block, r: AttrReader, scope: LoadScope): WebsocketsConfig | null {
+  const flag = r.value<boolean>('websockets');
+  const nested = single(block.body.blocks, 'websockets', scope);
+  if (nested && r.has('websockets')) {
+    scope.diags.error('Conflicting websockets', 'websockets can be set either as an attribute or as a block, not both; remove the attribute.', r.attr('websockets')?.nameRange);
+    return null;
+  }
+  if (nested) {
+    const w = scope.reader(nested.body, 'websockets');
+    return { range: headerRange(nested), timeout: w.value<number>('timeout') ?? null, modifiers: buildModifiers(w) };
+  }
+  return flag === true ? { range: r.attr('websockets')?.range ?? headerRange(block), timeout: null, modifiers: NO_MODIFIERS } : null;
+}
+
+const NO_MODIFIERS: WebsocketsConfig['modifiers'] = {
+  removeRequestHeaders: null,
+  setRequestHeaders: null,
+  addRequestHeaders: null,
+  removeResponseHeaders: null,
+  setResponseHeaders: null,
+  addResponseHeaders: null,
+  removeQueryParams: null,
+  setQueryParams: null,
+  addQueryParams: null,
+  removeFormParams: null,
+  setFormParams: null,
+  addFormParams: null,
+  setResponseStatus: null,
+};
 
 function buildRequest(block: Block, name: string, dependsOn: readonly string[], scope: LoadScope, backends: Backends): RequestConfig {
   const r = scope.reader(block.body, 'request');

@@ -75,8 +75,8 @@ defaults { environment_variables = { A = "1" } }
     ]);
   });
 
-  it('refuses blocks this build cannot serve yet, rather than skip what they ask for', () => {
-    const [message] = check('server {\n  endpoint "/ws" {\n    proxy {\n      websockets {}\n    }\n  }\n}\n');
-    expect(message).toMatch(/^portico\.hcl:4,7-17: Unsupported block type; Blocks of type "websockets" are not supported by this Portico build: /);
+  it('accepts an openapi block in a backend, which needs its file', () => {
+    const [message] = check('server {\n  endpoint "/x" {\n    proxy {\n      backend {\n        origin = "http://b"\n        openapi {}\n      }\n    }\n  }\n}\n');
+    expect(message).toMatch(/^portico\.hcl:6,\d+-\d+: Missing required argument; The argument "file" is required/);
   });
 });

@@ -10,7 +10,9 @@ import { Diagnostics } from './diagnostics.js';
 import { buildEnvironment } from './environment.js';
 import { FileChecks } from './file-checks.js';
 import { checkServerHosts } from './hosts.js';
+import { checkDevProxyPorts } from './https-dev-proxy.js';
 import { mergeFiles } from './merge.js';
+import { checkOpenApiDocuments } from '../openapi/check-documents.js';
 import type { GatewayConfig } from './model.js';
 import { readSources, type SourceFile } from './read-sources.js';
 
@@ -54,7 +56,9 @@ export async function loadGatewayConfig(files: readonly string[], env: Readonly<
   if (serverBlocks.length === 0) diags.error("missing 'server' block", '');
   const built = serverBlocks.map((block) => buildServer(block, settings.defaultPort, { scope, backends, files: fileChecks }));
   checkServerHosts(built.map((b) => b.hosts), scope);
+  checkDevProxyPorts(settings.httpsDevProxy, built.map((b) => b.hosts), scope);
   backends.checkTokenLoops();
+  await checkOpenApiDocuments(backends.byName, diags);
   if (diags.hasErrors) return result(null, diags, sources, fileChecks.referenced);
 
   const config: GatewayConfig = {

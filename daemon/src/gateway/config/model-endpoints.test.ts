@@ -129,7 +129,7 @@ definitions {
 `,
     });
     const e = config.servers[0]?.endpoints[0];
-    expect(e?.proxies).toMatchObject([{ name: 'default', backend: 'api', url: null, expectedStatus: [200, 204], websockets: false, dependsOn: [] }]);
+    expect(e?.proxies).toMatchObject([{ name: 'default', backend: 'api', url: null, expectedStatus: [200, 204], websockets: null, dependsOn: [] }]);
     expect(e?.requests).toMatchObject([
       { name: 'audit', backend: 'anonymous_7_5', url: { kind: 'static', value: 'http://audit.example/log' }, method: { kind: 'static', value: 'GET' }, body: { kind: 'static', value: 'seen' }, headers: { kind: 'static', value: { x: '1' } }, expectedStatus: null },
     ]);

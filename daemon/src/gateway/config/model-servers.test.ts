@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadOk, problems } from './test-helpers.js';
+import { loadOk } from './test-helpers.js';
 
 describe('servers, settings and backends in the model', () => {
   it('fills every setting with the default of the spec', async () => {
@@ -119,10 +119,8 @@ definitions {
     expect(config.backends['b']?.health).toEqual({ expectedStatus: [200, 204, 301], expectedText: null, failureThreshold: 2, headers: {}, interval: 2000, path: null, timeout: 2000 });
   });
 
-  it('refuses what this build would silently ignore: https_dev_proxy and websockets', async () => {
-    expect(await problems('server {\n  endpoint "/" {\n    proxy {\n      url = "http://x/"\n      websockets = true\n    }\n  }\n}\nsettings {\n  https_dev_proxy = ["443:8080"]\n}\n')).toEqual([
-      'portico.hcl:5,7-17: Unsupported argument; websockets is not supported by this Portico build yet; remove it or set it to false.',
-      'portico.hcl:10,3-18: Unsupported argument; https_dev_proxy is not supported by this Portico build yet; remove it or leave it empty.',
-    ]);
+  it('reads https_dev_proxy entries as TLS port and plain port (load errors: config/https-dev-proxy.test.ts)', async () => {
+    const config = await loadOk({ 'portico.hcl': 'server {}\nsettings {\n  https_dev_proxy = ["8443:8080"]\n}\n' });
+    expect(config.settings.httpsDevProxy).toMatchObject([{ tlsPort: 8443, plainPort: 8080 }]);
   });
 });

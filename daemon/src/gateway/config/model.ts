@@ -34,11 +34,19 @@ export interface Modifiers {
 
 export type LogLevel = 'panic' | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
+/** One `https_dev_proxy` entry `"<tls port>:<plain port>"`: TLS on the first port serving what the plain port serves. */
+export interface DevProxyPort {
+  readonly tlsPort: number;
+  readonly plainPort: number;
+  readonly range: Range;
+}
+
 export interface Settings {
   readonly acceptForwardedUrl: readonly ('proto' | 'host' | 'port')[];
   readonly defaultPort: number;
   readonly healthPath: string;
-  readonly httpsDevProxy: readonly string[];
+  /** `https_dev_proxy` entries, in order. */
+  readonly httpsDevProxy: readonly DevProxyPort[];
   readonly logFormat: 'common' | 'json';
   readonly logLevel: LogLevel;
   readonly logPretty: boolean;
@@ -202,10 +210,19 @@ export interface ProxyConfig {
   readonly backend: string;
   readonly url: Dyn<string> | null;
   readonly expectedStatus: readonly number[] | null;
-  readonly websockets: boolean;
+  /** `websockets = true` or a `websockets` block: upgrade requests are proxied as websockets; null when off. */
+  readonly websockets: WebsocketsConfig | null;
   readonly modifiers: Modifiers;
   /** Names of the proxy/request blocks whose responses this one reads. */
   readonly dependsOn: readonly string[];
+}
+
+export interface WebsocketsConfig {
+  readonly range: Range;
+  /** Milliseconds from the upgrade until the connection is closed; null for no limit. */
+  readonly timeout: number | null;
+  /** Request and response header modifiers of the upgrade request and its 101 answer (the rest stay null). */
+  readonly modifiers: Modifiers;
 }
 
 export interface RequestConfig {
@@ -267,6 +284,21 @@ export interface BackendConfig {
   readonly health: HealthConfig | null;
   /** `oauth2` (client credentials): a bearer token for every request to this backend. */
   readonly oauth2: BackendOAuth2Config | null;
+  /** `openapi`: requests and responses validated against an OpenAPI 3 document. */
+  readonly openapi: BackendOpenApiConfig | null;
+}
+
+/** `openapi` in a backend: the document as read at load (a reload reads it again). */
+export interface BackendOpenApiConfig {
+  readonly range: Range;
+  /** Absolute path of the OpenAPI file. */
+  readonly file: string;
+  /** The `file` attribute's expression, where load errors about the document point. */
+  readonly fileRange: Range;
+  /** The parsed document (plain JSON values, `$ref`s unresolved). */
+  readonly document: Readonly<Record<string, unknown>>;
+  readonly ignoreRequestViolations: boolean;
+  readonly ignoreResponseViolations: boolean;
 }
 
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post';

@@ -170,7 +170,6 @@ export const BLOCKS: Record<string, BlockSpec> = {
     labels: { kind: 'none' },
     attributes: { file: s('string', true), ignore_request_violations: s('bool'), ignore_response_violations: s('bool') },
     blocks: [],
-    unsupported: 'OpenAPI validation arrives with a later issue; this build refuses it rather than skip validation',
   },
   oauth2: {
     labels: { kind: 'none' },
@@ -192,9 +191,8 @@ export const BLOCKS: Record<string, BlockSpec> = {
   },
   websockets: {
     labels: { kind: 'none' },
-    attributes: { timeout: s('duration') },
+    attributes: { timeout: s('duration'), ...REQUEST_HEADER_MODIFIERS, ...RESPONSE_HEADER_MODIFIERS },
     blocks: [],
-    unsupported: 'websocket proxying arrives with a later issue',
   },
   cors: {
     labels: { kind: 'none' },

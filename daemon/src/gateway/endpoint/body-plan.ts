@@ -59,6 +59,8 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
     if (own.backendResponse) backendResponseBodies.add(name);
     // A 401 from a backend with oauth2 is retried with a new token: the body must be there to send again.
     if (backend.oauth2 !== null && backend.oauth2.retries > 0) reads.clientBody = true;
+    // OpenAPI validation reads the whole request body before it is sent.
+    if (backend.openapi !== null) reads.clientBody = true;
   };
   const addBody = (body: HandlerBody): void => {
     addLogFields(body.customLogFields, reads);

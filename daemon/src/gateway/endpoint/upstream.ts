@@ -13,6 +13,7 @@ import { endToEndHeaders } from './hop-headers.js';
 import { discardBody, readAll } from './read-all.js';
 import type { ResponseContext } from './response-contexts.js';
 import { upstreamUrl } from './upstream-url.js';
+import { websocketsModifiers } from '../websockets/upgrade-request.js';
 
 /** What one proxy/request block needs from the request it serves. */
 export interface UpstreamEnv {
@@ -73,6 +74,8 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   resFacts = { status: response.status, headers: { ...headers }, body: Buffer.isBuffer(body) ? body : null };
   const contexts: ResponseContext[] = [
     ...(block.kind === 'proxy' ? [{ modifiers: block.config.modifiers, scope, status: false }] : []),
+    // websockets: the block's response modifiers apply to the backend's answer to the upgrade.
+    ...(block.kind === 'proxy' ? websocketsModifiers(block.config, ctx.request.headers).map((modifiers) => ({ modifiers, scope, status: false })) : []),
     { modifiers: backend.modifiers, scope: scope.forBackend(facts, resFacts), status: true },
   ];
   scope.recordBackendResponse(name, resFacts);
@@ -93,7 +96,7 @@ function proxyRequest(proxy: ProxyConfig, backend: BackendConfig, env: UpstreamE
   const prior = headers['x-forwarded-for'];
   headers['x-forwarded-for'] = prior === undefined ? request.clientIp : `${[prior].flat().join(', ')}, ${request.clientIp}`;
   const url = upstreamUrl({ backend, url: evalOptional(proxy.url, scope, { name: 'url', type: 'string' }), client: request.url, wildcard: request.wildcard, scope, block: `proxy "${proxy.name}"` });
-  for (const m of [env.body.modifiers, proxy.modifiers]) {
+  for (const m of [env.body.modifiers, proxy.modifiers, ...websocketsModifiers(proxy, request.headers)]) {
     applyRequestHeaderModifiers(headers, m, scope);
     applyQueryModifiers(url.searchParams, m, scope);
   }

@@ -37,8 +37,9 @@ function isHostPort(value: string): boolean {
   return HOST_PORT.test(value);
 }
 
-export function requestUrl(settings: Pick<Settings, 'xfh' | 'acceptForwardedUrl'>, headers: Headers, rawPath: string, fallbackHost: string): URL {
-  let protocol = 'http';
+/** `scheme` is the connection's: `https` on an https_dev_proxy listener. */
+export function requestUrl(settings: Pick<Settings, 'xfh' | 'acceptForwardedUrl'>, headers: Headers, rawPath: string, fallbackHost: string, scheme: 'http' | 'https' = 'http'): URL {
+  let protocol: string = scheme;
   let host = requestHost(settings, headers, fallbackHost);
   const accepts = new Set(settings.acceptForwardedUrl);
   if (accepts.has('proto')) {

@@ -5,13 +5,19 @@
  * the shutdown timeout before their sockets are destroyed).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { GatewayConfig } from '../config/model.js';
 import type { AccessControlSet, BackendSet, EndpointHandler, GatewayLogSink, ReloadTarget, AccessDenial } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { createGatewayLogSink, isConfigurableLogSink, logSinkSettings } from '../logs/log-sink.js';
+import { answerClientError, type ClientError } from './client-errors.js';
+import { DevCertificateStore, devCertificateNames, type DevCredentials } from './dev-tls.js';
+import { DEFAULT_FRONT_LIMITS, nodeServerOptions, type FrontLimits } from './front-limits.js';
 import { handleRequest, type PipelineDeps, type RequestSlot } from './request-pipeline.js';
 import { buildRuntime, type Runtime } from './runtime.js';
+import { createWebsocketUpgrades, type UpgradeHooks, type WebsocketUpgrades } from '../websockets/websocket-upgrades.js';
 
 export interface GatewayServerLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -34,13 +40,27 @@ export interface GatewayServerOptions {
   readonly listenHost?: string;
   /** Told of every request an access control or permission check refused (for the consoles' Events). */
   readonly onAccessDenied?: (denial: AccessDenial) => void;
+  /** Timeouts and size limits of client connections; DEFAULT_FRONT_LIMITS for what is not given. */
+  readonly limits?: Partial<FrontLimits>;
+  /** Where the https_dev_proxy certificate is kept (the data dir); in memory only when unset. */
+  readonly devCertificateDir?: string;
 }
 
 interface Listener {
-  readonly port: number;
-  readonly server: Server;
+  /** The configured port whose servers answer; an https_dev_proxy listener's follows its entry across reloads. */
+  port: number;
+  /** The port bound: `port` for plain listeners, the TLS port for https_dev_proxy ones. */
+  readonly listenPort: number;
+  readonly tls: boolean;
+  readonly server: Server | TlsServer;
   closing: boolean;
   closed: Promise<void> | null;
+}
+
+/** What a client error on a socket needs of the request in flight there. */
+interface SocketRequest {
+  readonly controller: AbortController;
+  readonly res: ServerResponse;
 }
 
 interface RuntimeSlot {
@@ -59,12 +79,21 @@ export class GatewayServer implements ReloadTarget {
   readonly #options: GatewayServerOptions;
   readonly #logSink: GatewayLogSink;
   readonly #listeners = new Map<number, Listener>();
+  /** https_dev_proxy listeners by TLS port. */
+  readonly #tlsListeners = new Map<number, Listener>();
+  readonly #limits: FrontLimits;
+  readonly #devCertificates: DevCertificateStore;
+  readonly #socketRequests = new WeakMap<Duplex, SocketRequest>();
+  #connections = 0;
+  #capWarnedAt = 0;
   readonly #inflight = new Set<InFlight>();
   readonly #backendCloses: Promise<void>[] = [];
   #current: RuntimeSlot | null = null;
   #draining = false;
   #queue: Promise<unknown> = Promise.resolve();
   #stopping: Promise<void> | null = null;
+  /** Upgrade requests and the websocket connections they opened (those outlive their request). */
+  readonly #websockets: WebsocketUpgrades;
 
   /** What each request's pipeline reads of this server (one object, not one per request). */
   readonly #deps: PipelineDeps;
@@ -72,13 +101,22 @@ export class GatewayServer implements ReloadTarget {
   constructor(options: GatewayServerOptions) {
     this.#options = options;
     this.#logSink = options.logSink ?? createGatewayLogSink();
+    this.#limits = { ...DEFAULT_FRONT_LIMITS, ...options.limits };
+    this.#devCertificates = new DevCertificateStore(options.devCertificateDir ?? null, (message, fields) => options.logger.info(message, fields));
     this.#deps = {
       endpointHandler: options.endpointHandler,
       logSink: this.#logSink,
       isDraining: () => this.#draining,
       isClosing: (port: number) => this.#listeners.get(port)?.closing ?? true,
+      limits: this.#limits,
       ...(options.onAccessDenied ? { onAccessDenied: options.onAccessDenied } : {}),
     };
+    this.#websockets = createWebsocketUpgrades({ endpointHandler: options.endpointHandler, logSink: this.#logSink });
+  }
+
+  /** The limits and timeouts client connections get. */
+  get limits(): FrontLimits {
+    return this.#limits;
   }
 
   /** True once stop() began (the health path answers 500). */
@@ -132,10 +170,16 @@ export class GatewayServer implements ReloadTarget {
       throw new Error(`gateway: cannot build the routes of the configuration: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     const opened: Listener[] = [];
+    let credentials: DevCredentials | null = null;
     try {
       for (const port of runtime.ports.keys()) {
         if (this.#listeners.has(port) && !this.#listeners.get(port)!.closing) continue;
         opened.push(await this.#listen(port));
+      }
+      if (config.settings.httpsDevProxy.length > 0) credentials = await this.#devCertificates.credentialsFor(devCertificateNames(config));
+      for (const { tlsPort, plainPort } of config.settings.httpsDevProxy) {
+        if (this.#tlsListeners.has(tlsPort) && !this.#tlsListeners.get(tlsPort)!.closing) continue;
+        opened.push(await this.#listen(plainPort, { listenPort: tlsPort, credentials: credentials! }));
       }
     } catch (error) {
       await Promise.all(opened.map((l) => this.#closeListener(l)));
@@ -143,7 +187,7 @@ export class GatewayServer implements ReloadTarget {
       await backends.close();
       throw error;
     }
-    for (const listener of opened) this.#listeners.set(listener.port, listener);
+    for (const listener of opened) (listener.tls ? this.#tlsListeners : this.#listeners).set(listener.listenPort, listener);
 
     const previous = this.#current;
     this.#current = { runtime, inflight: 0, retired: false, released: false };
@@ -153,35 +197,97 @@ export class GatewayServer implements ReloadTarget {
     for (const [port, listener] of this.#listeners) {
       if (!runtime.ports.has(port)) void this.#closeListener(listener).then(() => this.#listeners.get(port) === listener && this.#listeners.delete(port));
     }
+    this.#retargetTlsListeners(config, credentials);
     if (previous) {
       previous.retired = true;
       this.#releaseIfIdle(previous);
     }
   }
 
-  #listen(port: number): Promise<Listener> {
+  /** A plain listener for `port`, or with `tls` an https_dev_proxy listener on its TLS port that serves what `port` serves. */
+  #listen(port: number, tls?: { readonly listenPort: number; readonly credentials: DevCredentials }): Promise<Listener> {
     const host = this.#options.listenHost;
-    const server = createServer();
-    const listener: Listener = { port, server, closing: false, closed: null };
+    const options = nodeServerOptions(this.#limits);
+    // A client that never finishes its TLS handshake is held no longer than one that never finishes its headers.
+    const server = tls ? createTlsServer({ ...options, ...tls.credentials, handshakeTimeout: this.#limits.headerTimeoutMs }) : createServer(options);
+    const listenPort = tls?.listenPort ?? port;
+    const listener: Listener = { port, listenPort, tls: tls !== undefined, server, closing: false, closed: null };
+    server.on('connection', (socket: Socket) => this.#admit(socket));
     server.on('request', (req: IncomingMessage, res: ServerResponse) => this.#onRequest(listener, req, res));
-    server.on('clientError', (_error, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      else socket.destroy();
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const upgrade = this.#websockets.accept(req, socket, head);
+      this.#onRequest(listener, req, upgrade.response, upgrade.hooks);
     });
+    server.on('clientError', (error: ClientError, socket: Duplex) => this.#onClientError(listener, error, socket));
     return new Promise<Listener>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException): void => {
-        const where = `${host ?? '*'}:${port}`;
+        const where = `${host ?? '*'}:${listenPort}`;
         const hint = error.code === 'EADDRINUSE' ? 'another process (or server block) already listens there; free the port or change the hosts of the server' : error.code === 'EACCES' ? 'the daemon may not bind this port; use a port above 1023 or grant the capability' : 'check the hosts of the server blocks';
         reject(new Error(`gateway: cannot listen on ${where}: ${error.code ?? error.message}; ${hint}.`, { cause: error }));
       };
       server.once('error', onError);
-      server.listen({ port, host }, () => {
+      server.listen({ port: listenPort, host }, () => {
         server.off('error', onError);
-        server.on('error', (error) => this.#options.logger.error(`gateway listener on port ${port} failed`, { error: error.message }));
-        this.#options.logger.info('gateway listening', { address: server.address() });
+        server.on('error', (error) => this.#options.logger.error(`gateway listener on port ${listenPort} failed`, { error: error.message }));
+        this.#options.logger.info('gateway listening', { address: server.address(), ...(tls ? { tls: true, serves_port: port } : {}) });
         resolve(listener);
       });
     });
+  }
+
+  /** Holds a new client connection, or closes it at once when the connection cap is reached (existing ones go on). */
+  #admit(socket: Socket): void {
+    if (this.#connections >= this.#limits.maxConnections) {
+      socket.destroy();
+      if (Date.now() - this.#capWarnedAt > 60_000) {
+        this.#capWarnedAt = Date.now();
+        this.#options.logger.warn('gateway connection limit reached: new connections are closed until some end (PORTICO_GATEWAY_MAX_CONNECTIONS)', { max_connections: this.#limits.maxConnections });
+      }
+      return;
+    }
+    this.#connections += 1;
+    socket.once('close', () => (this.#connections -= 1));
+  }
+
+  /**
+   * A parser error or timeout on a connection. A body that does not arrive in time fails the
+   * request in flight (the pipeline answers 408 and the connection closes); anything else is
+   * answered on the socket (client-errors.ts), or the socket is closed when a response began.
+   */
+  #onClientError(listener: Listener, error: ClientError, socket: Duplex): void {
+    const inflight = this.#socketRequests.get(socket);
+    if (inflight && !inflight.res.writableEnded) {
+      if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && !inflight.res.headersSent) {
+        const detail = `the request body did not arrive within ${this.#limits.bodyTimeoutMs}ms of the request's start (PORTICO_GATEWAY_BODY_TIMEOUT)`;
+        inflight.controller.abort(new GatewayError('client_request', detail, { status: 408, headers: { connection: 'close' } }));
+        // A handler that ignores its abort must not keep the connection.
+        const timer = setTimeout(() => socket.destroy(), 1000).unref();
+        inflight.res.once('close', () => clearTimeout(timer));
+        return;
+      }
+      socket.destroy();
+      return;
+    }
+    const settings = this.#current?.runtime.config.settings;
+    if (!settings) {
+      socket.destroy();
+      return;
+    }
+    answerClientError(error, socket, { settings, limits: this.#limits, logSink: this.#logSink, tls: listener.tls });
+  }
+
+  /** https_dev_proxy listeners follow the applied entries: a new target port, a new certificate, or closed when gone. */
+  #retargetTlsListeners(config: GatewayConfig, credentials: DevCredentials | null): void {
+    const targets = new Map(config.settings.httpsDevProxy.map((e) => [e.tlsPort, e.plainPort]));
+    for (const [tlsPort, listener] of this.#tlsListeners) {
+      const target = targets.get(tlsPort);
+      if (target === undefined) {
+        void this.#closeListener(listener).then(() => this.#tlsListeners.get(tlsPort) === listener && this.#tlsListeners.delete(tlsPort));
+        continue;
+      }
+      listener.port = target;
+      if (credentials) (listener.server as TlsServer).setSecureContext(credentials);
+    }
   }
 
   /** Stops accepting on the listener; in-flight requests finish (answers carry Connection: close). */
@@ -196,7 +302,7 @@ export class GatewayServer implements ReloadTarget {
     return listener.closed;
   }
 
-  #onRequest(listener: Listener, req: IncomingMessage, res: ServerResponse): void {
+  #onRequest(listener: Listener, req: IncomingMessage, res: ServerResponse, upgrade?: UpgradeHooks): void {
     const current = this.#current;
     if (!current) {
       res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('gateway not configured\n');
@@ -208,7 +314,9 @@ export class GatewayServer implements ReloadTarget {
     res.once('close', () => {
       if (!res.writableFinished) controller.abort(new GatewayError('client_request', 'client closed the connection'));
     });
-    const slot: RequestSlot = { runtime: current.runtime, port: listener.port, controller };
+    const slot: RequestSlot = { runtime: current.runtime, port: listener.port, controller, tls: listener.tls, ...upgrade };
+    const socketRequest: SocketRequest = { controller, res };
+    this.#socketRequests.set(req.socket, socketRequest);
     const entry: InFlight = {
       controller,
       done: handleRequest(this.#deps, slot, req, res)
@@ -219,6 +327,7 @@ export class GatewayServer implements ReloadTarget {
         })
         .finally(() => {
           this.#inflight.delete(entry);
+          if (this.#socketRequests.get(req.socket) === socketRequest) this.#socketRequests.delete(req.socket);
           current.inflight -= 1;
           this.#releaseIfIdle(current);
           if (listener.closing) listener.server.closeIdleConnections();
@@ -247,20 +356,23 @@ export class GatewayServer implements ReloadTarget {
     this.#draining = true;
     await this.#queue;
     if (this.#options.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.#options.shutdownDelayMs));
-    const listeners = [...this.#listeners.values()];
+    const listeners = [...this.#listeners.values(), ...this.#tlsListeners.values()];
     const closed = Promise.all(listeners.map((l) => this.#closeListener(l)));
-    const drained = Promise.all([...this.#inflight].map((f) => f.done));
+    // Open websockets count as in flight: they get the same deadline, then are closed (1001).
+    const drained = Promise.all([...[...this.#inflight].map((f) => f.done), this.#websockets.idle()]);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.#options.shutdownTimeoutMs)));
     const outcome = await Promise.race([drained.then(() => 'drained' as const), deadline]);
     clearTimeout(timer);
     if (outcome === 'timeout') {
-      this.#options.logger.warn('gateway shutdown timeout: aborting in-flight requests', { inflight: this.#inflight.size });
+      this.#options.logger.warn('gateway shutdown timeout: aborting in-flight requests', { inflight: this.#inflight.size, websockets: this.#websockets.size });
       for (const f of this.#inflight) f.controller.abort(new GatewayError('server_shutdown', 'shutdown timeout reached'));
       for (const l of listeners) l.server.closeAllConnections();
     }
-    await closed;
+    // A listener's close waits for its upgraded sockets too.
+    await Promise.all([closed, outcome === 'timeout' ? this.#websockets.closeAll() : undefined]);
     this.#listeners.clear();
+    this.#tlsListeners.clear();
     const current = this.#current;
     if (current) {
       current.retired = true;

@@ -15,6 +15,7 @@ import { corsHeaders } from './cors.js';
 import { dispatch, emptyPlacement, type Placement } from './dispatch.js';
 import { requestHost, requestUrl } from './forwarded-url.js';
 import { requestIdFor } from './request-id.js';
+import { checkRequestLine, type FrontLimits } from './front-limits.js';
 import { checkRequestPath } from './request-path.js';
 import type { Runtime } from './runtime.js';
 
@@ -27,6 +28,7 @@ export interface PipelineDeps {
   isClosing(port: number): boolean;
   /** Told of every request an access control or permission check refused. */
   onAccessDenied?(denial: AccessDenial): void;
+  readonly limits: FrontLimits;
 }
 
 export interface RequestSlot {
@@ -34,6 +36,12 @@ export interface RequestSlot {
   /** The configured port the request arrived on. */
   readonly port: number;
   readonly controller: AbortController;
+  /** The request came in on an https_dev_proxy listener. */
+  readonly tls?: boolean;
+  /** Replaces the server's endpoint handler for this request (upgrade requests: gateway/websockets). */
+  readonly endpointHandler?: EndpointHandler;
+  /** Writes the response itself (a websocket's 101), or gives null to have it sent as usual. */
+  readonly respond?: (response: GatewayResponse) => Promise<number> | null;
 }
 
 export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -48,7 +56,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   const search = queryAt === -1 ? '' : rawUrl.slice(queryAt);
   const { id, refused: badRequestId } = requestIdFor(settings, req.headers);
   const fallbackHost = `${req.socket.localAddress?.includes(':') ? `[${req.socket.localAddress}]` : (req.socket.localAddress ?? 'localhost')}:${req.socket.localPort ?? port}`;
-  const url = requestUrl(settings, req.headers, rawUrl, fallbackHost);
+  const url = requestUrl(settings, req.headers, rawUrl, fallbackHost, slot.tls ? 'https' : 'http');
   const host = requestHost(settings, req.headers, fallbackHost);
   const log: AccessLogFields = {};
   const placement = emptyPlacement();
@@ -56,17 +64,23 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
 
   let response: GatewayResponse;
   let failure: GatewayError | null = null;
-  const health = path === settings.healthPath;
-  if (health) {
+  const refused = checkRequestLine(req, deps.limits);
+  const health = !refused && path === settings.healthPath;
+  if (refused) {
+    failure = refused;
+    response = errorResponse({ error: refused, template: placement.template, requestId: id, path, method });
+  } else if (health) {
     log.handler = 'health';
     response = healthResponse(deps.isDraining(), method);
   } else {
     try {
       if (badRequestId !== null) throw new GatewayError('client_request', badRequestId);
       checkRequestPath(path);
-      response = await dispatch({ runtime, port, host, path, search, request: info, incoming: req, endpointHandler: deps.endpointHandler, log, signal: slot.controller.signal }, placement);
+      response = await dispatch({ runtime, port, host, path, search, request: info, incoming: req, endpointHandler: slot.endpointHandler ?? deps.endpointHandler, log, signal: slot.controller.signal }, placement);
     } catch (error) {
-      failure = asGatewayError(error);
+      // The front's abort reason (body timeout, shutdown) says what happened better than the error it caused.
+      const reason: unknown = slot.controller.signal.aborted ? slot.controller.signal.reason : undefined;
+      failure = asGatewayError(reason instanceof GatewayError ? reason : error);
       response = errorResponse({ error: failure, template: placement.template, requestId: id, path, method });
     }
   }
@@ -92,10 +106,10 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   if (deps.isClosing(port)) headers.connection = 'close';
   const final = health ? response : maybeGzip(method, req.headers, response);
 
-  const responseBytes = await send(res, final);
+  const responseBytes = await (slot.respond?.(final) ?? send(res, final));
 
-  // The endpoint handler evaluates an endpoint's fields itself (with the body and backend responses in scope).
-  const custom = (placement.endpoint && log.custom) || !scope ? {} : evalCustomLogFields(placement.customLogFields, scope, (error) =>
+  // The block's own fields (server → api → endpoint/files/spa); the access controls' were added to `log.custom` as they ran.
+  const custom = !scope ? {} : evalCustomLogFields(placement.customLogFields, scope, (error) =>
     deps.logSink.write({ timestamp: new Date().toISOString(), level: 'error', type: 'gateway_daemon', uid: id, message: `custom_log_fields: ${error.detail}` }),
   );
   deps.logSink.write(
@@ -114,13 +128,13 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
       authUser: log.authUser ?? null,
       requestHeaders: req.headers,
       requestBytes: Number(req.headers['content-length'] ?? 0) || 0,
-      tls: false,
+      tls: slot.tls ?? false,
       protocol: `HTTP/${req.httpVersion}`,
       responseHeaders: final.headers,
       responseBytes,
       errorType: failure?.kind ?? log.errorType ?? null,
       message: failure?.detail ?? log.errorDetail ?? null,
-      custom: { ...custom, ...(log.custom ?? {}) },
+      custom: { ...(log.custom ?? {}), ...custom },
       ...(health ? { level: 'debug' as const } : {}),
     }),
   );

@@ -135,6 +135,8 @@ export async function startGateway(files: Record<string, string>, options: TestG
     shutdownDelayMs: options.shutdownDelayMs ?? 0,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? 2000,
     listenHost: '127.0.0.1',
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.devCertificateDir ? { devCertificateDir: options.devCertificateDir } : {}),
   });
   running.push(server);
   await server.apply(config);

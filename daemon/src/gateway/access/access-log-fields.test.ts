@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { accessLines, basic, startAccessGateway } from './test-support.js';
+
+describe('custom_log_fields of access controls', () => {
+  it('adds a control\'s fields to the access line when it passes (reading its request.context) and when it refuses, with the block\'s own fields winning', async () => {
+    const gw = await startAccessGateway({
+      'portico.hcl': `server {
+  hosts = ["*:0"]
+  endpoint "/p" {
+    access_control = ["ba"]
+    custom_log_fields = { where = "endpoint" }
+    response {
+      body = "ok"
+    }
+  }
+}
+definitions {
+  basic_auth "ba" {
+    user = "ops"
+    password = "s3cret"
+    custom_log_fields = {
+      who   = request.context.ba.user
+      where = "basic_auth"
+      via   = "ba"
+    }
+  }
+}
+`,
+    });
+    expect((await fetch(gw.url('/p'), { headers: { authorization: basic('ops', 's3cret') } })).status).toBe(200);
+    expect(accessLines(gw).at(-1)?.['custom']).toEqual({ who: 'ops', via: 'ba', where: 'endpoint' });
+    expect((await fetch(gw.url('/p'), { headers: { authorization: basic('ops', 'wrong') } })).status).toBe(401);
+    // Refused: no request.context.ba yet, so `who` is null; the fields are still logged.
+    expect(accessLines(gw).at(-1)?.['custom']).toEqual({ who: null, via: 'ba', where: 'endpoint' });
+  });
+});

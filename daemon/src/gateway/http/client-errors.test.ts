@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { rawExchange, rawHeader } from './raw-socket.js';
+import { jsonRecords, send, startGateway } from './test-gateway.js';
+
+const CONFIG = { 'portico.hcl': 'server {\n  hosts = ["*:0"]\n  endpoint "/**" {\n    response { body = "ok" }\n  }\n}\nsettings {\n  log_format = "json"\n}\n' };
+
+describe('requests the front refuses before routing', () => {
+  it('answers 431 with the error page when the headers are larger than the limit, and logs the request line', async () => {
+    const gw = await startGateway(CONFIG, { limits: { maxHeaderBytes: 4096 } });
+    const reply = await rawExchange(gw.url(), `GET /big?x=1 HTTP/1.1\r\nHost: a\r\nX-Big: ${'b'.repeat(8000)}\r\n\r\n`);
+    expect(reply.status).toBe(431);
+    expect(rawHeader(reply.text, 'gateway-error')).toBe('client request error');
+    expect(rawHeader(reply.text, 'connection')).toBe('close');
+    expect(rawHeader(reply.text, 'gateway-request-id')).toMatch(/^[0-9a-v]{20}$/);
+    expect(reply.text).toContain('<title>431 client request error</title>');
+    const record = jsonRecords(gw.lines).find((r) => r.status === 431);
+    expect(record).toMatchObject({ method: 'GET', error_type: 'client_request', uid: rawHeader(reply.text, 'gateway-request-id') });
+    expect(String(record?.url)).toMatch(/\/big\?x=1$/);
+    // A normal request on a new connection is still served.
+    expect((await send(gw.url(), '/fine')).status).toBe(200);
+  });
+
+  it('answers 414 for a request target past the URL limit, in the pipeline and when it alone overflows the header limit', async () => {
+    const gw = await startGateway(CONFIG, { limits: { maxUrlBytes: 1024, maxHeaderBytes: 4096 } });
+    const long = await send(gw.url(), `/${'a'.repeat(2000)}`);
+    expect(long.status).toBe(414);
+    expect(long.headers['gateway-error']).toBe('client request error');
+    expect(jsonRecords(gw.lines).find((r) => r.status === 414)).toMatchObject({ error_type: 'client_request' });
+    expect((await send(gw.url(), `/${'a'.repeat(1000)}`)).status).toBe(200);
+
+    const huge = await rawExchange(gw.url(), `GET /${'a'.repeat(10_000)} HTTP/1.1\r\nHost: a\r\n\r\n`);
+    expect(huge.status).toBe(414);
+    expect(rawHeader(huge.text, 'gateway-error')).toBe('client request error');
+  });
+
+  it('refuses GET without an HTTP version (HTTP/0.9) with 400 and closes the connection', async () => {
+    const gw = await startGateway(CONFIG);
+    const reply = await rawExchange(gw.url(), 'GET /\r\n\r\n');
+    expect(reply.status).toBe(400);
+    expect(rawHeader(reply.text, 'gateway-error')).toBe('client request error');
+    expect(rawHeader(reply.text, 'connection')).toBe('close');
+    expect(reply.text).not.toContain('\r\n\r\nok');
+    expect(jsonRecords(gw.lines).find((r) => r.status === 400)).toMatchObject({ error_type: 'client_request', message: expect.stringMatching(/HTTP\/0\.9/) });
+  });
+
+  it('refuses an unknown HTTP version and a malformed method with 400 and closes; the version error has an access line', async () => {
+    const gw = await startGateway(CONFIG);
+    const version = await rawExchange(gw.url(), 'GET /v HTTP/9.9\r\nHost: a\r\n\r\n');
+    expect(version.status).toBe(400);
+    expect(rawHeader(version.text, 'gateway-error')).toBe('client request error');
+    const method = await rawExchange(gw.url(), 'G@T /m HTTP/1.1\r\nHost: a\r\n\r\n');
+    expect(method.status).toBe(400);
+    const logged = jsonRecords(gw.lines).filter((r) => r.status === 400);
+    // Only the version error had a request line to log.
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ method: 'GET', error_type: 'client_request' });
+  });
+
+  it('refuses an HTTP/1.1 request without Host with 400 from the gateway', async () => {
+    const gw = await startGateway(CONFIG);
+    const reply = await rawExchange(gw.url(), 'GET /h HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(reply.status).toBe(400);
+    expect(rawHeader(reply.text, 'gateway-error')).toBe('client request error');
+  });
+});

@@ -1,0 +1,81 @@
+import { connect, type Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { startGateway } from './test-gateway.js';
+
+const CONFIG = { 'portico.hcl': 'server {\n  hosts = ["*:0"]\n  endpoint "/**" {\n    response { body = "ok" }\n  }\n}\n' };
+
+interface KeptConnection {
+  readonly socket: Socket;
+  /** Sends a keep-alive GET and resolves with the answer's status line, or null when the connection closed first. */
+  ask(): Promise<string | null>;
+  readonly closed: Promise<void>;
+}
+
+function open(port: number): Promise<KeptConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let buffered = '';
+    let waiting: ((line: string | null) => void) | null = null;
+    socket.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('latin1');
+      if (waiting && buffered.endsWith('ok')) {
+        const line = buffered.split('\r\n')[0] ?? '';
+        buffered = '';
+        waiting(line);
+        waiting = null;
+      }
+    });
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((done) =>
+      socket.once('close', () => {
+        waiting?.(null);
+        done();
+      }),
+    );
+    socket.once('connect', () =>
+      resolve({
+        socket,
+        closed,
+        ask: () =>
+          new Promise((answer) => {
+            if (socket.destroyed) return answer(null);
+            waiting = answer;
+            socket.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n');
+          }),
+      }),
+    );
+    socket.once('error', reject);
+  });
+}
+
+describe('connection cap', () => {
+  it('closes connections past the cap at once, keeps serving the open ones, and admits again when one ends', async () => {
+    const gw = await startGateway(CONFIG, { limits: { maxConnections: 3 } });
+    const port = Number(new URL(gw.url()).port);
+    const kept = await Promise.all([open(port), open(port), open(port)]);
+    // Each answered once, so the server holds all three.
+    for (const c of kept) expect(await c.ask()).toBe('HTTP/1.1 200 OK');
+
+    const started = performance.now();
+    const extra = await open(port);
+    expect(await extra.ask()).toBeNull();
+    await extra.closed;
+    expect(performance.now() - started).toBeLessThan(1000);
+
+    for (const c of kept) expect(await c.ask()).toBe('HTTP/1.1 200 OK');
+    expect(gw.lines.some((l) => l.includes('connection limit reached'))).toBe(true);
+
+    kept[0]!.socket.destroy();
+    await kept[0]!.closed;
+    // The server notices the close a moment after the client; a new connection is admitted then.
+    await expect
+      .poll(async () => {
+        const next = await open(port);
+        const answer = await next.ask();
+        next.socket.destroy();
+        return answer;
+      })
+      .toBe('HTTP/1.1 200 OK');
+    for (const c of kept) c.socket.destroy();
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * What the front refuses before any routing: the Node server options that bound how long a
+ * client may take and how much it may send, and the checks of a parsed request line (too long
+ * a target, an HTTP/0.9 request, HTTP/1.1 without Host) the parser lets through.
+ */
+import type { IncomingMessage, ServerOptions } from 'node:http';
+import { DEFAULT_GATEWAY_FRONT, type GatewayFrontSettings } from '../../core/gateway-front-settings.js';
+import { GatewayError } from '../errors/error-types.js';
+
+export type FrontLimits = GatewayFrontSettings;
+export const DEFAULT_FRONT_LIMITS: FrontLimits = DEFAULT_GATEWAY_FRONT;
+
+/** How often Node looks for requests past their header or body deadline (its default, 30 s, would let a slow client stay 40 s). */
+export function checkingIntervalMs(limits: FrontLimits): number {
+  return Math.max(50, Math.min(1000, Math.floor(limits.headerTimeoutMs / 4)));
+}
+
+/** Options for `http.createServer` and `https.createServer`. */
+export function nodeServerOptions(limits: FrontLimits): ServerOptions {
+  return {
+    headersTimeout: limits.headerTimeoutMs,
+    requestTimeout: limits.bodyTimeoutMs,
+    keepAliveTimeout: limits.idleTimeoutMs,
+    connectionsCheckingInterval: checkingIntervalMs(limits),
+    maxHeaderSize: limits.maxHeaderBytes,
+    // Refused by checkRequestLine instead, so the answer is the gateway's error page with an access line.
+    requireHostHeader: false,
+  };
+}
+
+/** The front's own refusals of a request Node parsed: null when it may go on. */
+export function checkRequestLine(req: IncomingMessage, limits: FrontLimits): GatewayError | null {
+  // Node parses `GET /` without a version as HTTP/0.9; nothing legitimate sends that any more.
+  if (req.httpVersionMajor === 0) return new GatewayError('client_request', 'an HTTP/0.9 request (a request line without a version) is not served', { headers: { connection: 'close' } });
+  const target = req.url ?? '';
+  if (Buffer.byteLength(target) > limits.maxUrlBytes) {
+    return new GatewayError('client_request', `the request target is longer than ${limits.maxUrlBytes} bytes (PORTICO_GATEWAY_MAX_URL_LENGTH)`, { status: 414 });
+  }
+  if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) {
+    return new GatewayError('client_request', 'an HTTP/1.1 request without a Host header');
+  }
+  return null;
+}

@@ -1,0 +1,72 @@
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { readSettings } from '../../core/settings.js';
+import { createEndpointHandler } from '../endpoint/endpoint-handler.js';
+import { checkingIntervalMs } from './front-limits.js';
+import { rawExchange, rawHeader } from './raw-socket.js';
+import { jsonRecords, startGateway } from './test-gateway.js';
+
+const CONFIG = {
+  'portico.hcl': 'server {\n  hosts = ["*:0"]\n  endpoint "/**" {\n    response { body = "ok" }\n  }\n  endpoint "/upload" {\n    request_body_limit = "1MiB"\n    response { body = request.body }\n  }\n}\nsettings {\n  log_format = "json"\n}\n',
+};
+
+describe('front timeouts', () => {
+  it('answers 408 and closes a client that sends its headers too slowly (slowloris)', async () => {
+    const gw = await startGateway(CONFIG, { limits: { headerTimeoutMs: 300, bodyTimeoutMs: 2000 } });
+    const reply = await rawExchange(gw.url(), 'GET / HTTP/1.1\r\nHost: a\r\n', { drip: { text: 'X-Slow: 1\r\n', everyMs: 50 }, timeoutMs: 3000 });
+    expect(reply.status).toBe(408);
+    expect(rawHeader(reply.text, 'gateway-error')).toBe('client request error');
+    expect(rawHeader(reply.text, 'connection')).toBe('close');
+    expect(reply.closedAfterMs).toBeGreaterThanOrEqual(250);
+    expect(reply.closedAfterMs).toBeLessThan(300 + checkingIntervalMs(gw.server.limits) + 500);
+  });
+
+  it('answers 408 and closes a connection that sends nothing at all', async () => {
+    const gw = await startGateway(CONFIG, { limits: { headerTimeoutMs: 300, bodyTimeoutMs: 2000 } });
+    const reply = await rawExchange(gw.url(), '', { timeoutMs: 3000 });
+    expect(reply.status).toBe(408);
+    expect(reply.closedAfterMs).toBeLessThan(300 + checkingIntervalMs(gw.server.limits) + 500);
+  });
+
+  it('drops a slowloris client within about 10 s by default (the effective settings, not a wait)', async () => {
+    const daemonDefault = readSettings({}).gatewayFront;
+    const gw = await startGateway(CONFIG);
+    for (const limits of [daemonDefault, gw.server.limits]) {
+      expect(limits.headerTimeoutMs + checkingIntervalMs(limits)).toBeLessThanOrEqual(11_000);
+      expect(limits.bodyTimeoutMs).toBeGreaterThanOrEqual(limits.headerTimeoutMs);
+    }
+    expect(gw.server.limits).toEqual(daemonDefault);
+  });
+
+  it('answers 408 through the pipeline when the body does not arrive in time, logs it, and closes', async () => {
+    // The real endpoint handler, which reads the body for `request.body`.
+    const gw = await startGateway(CONFIG, { limits: { headerTimeoutMs: 200, bodyTimeoutMs: 400 }, endpointHandler: createEndpointHandler() });
+    const reply = await rawExchange(gw.url(), 'POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\nabc', { timeoutMs: 3000 });
+    expect(reply.status).toBe(408);
+    expect(rawHeader(reply.text, 'gateway-error')).toBe('client request error');
+    expect(rawHeader(reply.text, 'connection')).toBe('close');
+    expect(reply.closedAfterMs).toBeLessThan(400 + 1000);
+    expect(jsonRecords(gw.lines).find((r) => r.status === 408)).toMatchObject({ method: 'POST', endpoint: '/upload', error_type: 'client_request', message: expect.stringMatching(/PORTICO_GATEWAY_BODY_TIMEOUT/) });
+  });
+
+  it('advertises the idle timeout and closes a keep-alive connection idle past it, after answering on it', async () => {
+    const gw = await startGateway(CONFIG, { limits: { idleTimeoutMs: 1000 } });
+    const port = Number(new URL(gw.url()).port);
+    const outcome = await new Promise<{ text: string; idleMs: number }>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => socket.write('GET /a HTTP/1.1\r\nHost: a\r\n\r\n'));
+      let text = '';
+      let answeredAt = 0;
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        if (answeredAt === 0 && text.endsWith('ok')) answeredAt = performance.now();
+      });
+      socket.on('error', reject);
+      socket.once('close', () => resolve({ text, idleMs: performance.now() - answeredAt }));
+    });
+    expect(outcome.text.split('HTTP/1.1 200').length - 1).toBe(1);
+    expect(rawHeader(outcome.text, 'keep-alive')).toBe('timeout=1');
+    // Node closes 1 s after the advertised timeout, so a client never reuses a connection being closed.
+    expect(outcome.idleMs).toBeGreaterThanOrEqual(900);
+    expect(outcome.idleMs).toBeLessThan(3000);
+  });
+});

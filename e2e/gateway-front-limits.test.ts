@@ -1,0 +1,84 @@
+// The gateway front through the daemon: a slowloris client (headers dripping in) is answered
+// 408 and dropped after PORTICO_GATEWAY_HEADER_TIMEOUT, and settings.https_dev_proxy answers
+// over TLS with the certificate the daemon generated and keeps in its data dir.
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startDaemon, type DaemonHandle } from './harness.js';
+
+function slowClient(port: number): Promise<{ text: string; closedAfterMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let text = '';
+    const socket = connect({ host: '127.0.0.1', port }, () => socket.write('GET /hello HTTP/1.1\r\nHost: localhost\r\n'));
+    const drip = setInterval(() => socket.writable && socket.write('X-Slow: 1\r\n'), 200);
+    const limit = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the gateway held the slow client for 10 s; received ${JSON.stringify(text)}`));
+    }, 10_000);
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.once('close', () => {
+      clearInterval(drip);
+      clearTimeout(limit);
+      resolve({ text, closedAfterMs: performance.now() - started });
+    });
+  });
+}
+
+function getTls(port: number, path: string, ca: string): Promise<{ status: number; text: string; requestId: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, servername: 'localhost', ca, agent: false, headers: { host: `localhost:${port}` } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, requestId: res.headers['gateway-request-id'] as string | undefined }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('gateway front limits through the daemon', () => {
+  let dir: string;
+  let daemon: DaemonHandle;
+  let plain: number;
+  let tls: number;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'portico-e2e-front-'));
+    plain = await freePort();
+    tls = await freePort();
+    const file = join(dir, 'front.hcl');
+    writeFileSync(file, `server {\n  hosts = ["*:${plain}"]\n  endpoint "/hello" {\n    response { body = "hello from \${request.url}" }\n  }\n}\nsettings {\n  https_dev_proxy = ["${tls}:${plain}"]\n}\n`);
+    daemon = await startDaemon({ args: ['-f', file], env: { PORTICO_GATEWAY_HEADER_TIMEOUT: '1s' } });
+  });
+  afterAll(async () => {
+    await daemon?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a slowloris client 408 and closes its connection after the header timeout', async () => {
+    const { text, closedAfterMs } = await slowClient(plain);
+    expect(text).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(text).toMatch(/\r\ngateway-error: client request error\r\n/i);
+    expect(closedAfterMs).toBeGreaterThanOrEqual(900);
+    expect(closedAfterMs).toBeLessThan(3000);
+    // The gateway still serves everyone else.
+    const res = await fetch(`http://127.0.0.1:${plain}/hello`);
+    expect(await res.text()).toBe(`hello from http://127.0.0.1:${plain}/hello`);
+  });
+
+  it('answers over TLS on the https_dev_proxy port like the plain port, with a certificate kept 0600 in the data dir', async () => {
+    const certFile = join(daemon.dataDir, 'https-dev-proxy.crt');
+    expect(statSync(certFile).mode & 0o777).toBe(0o600);
+    expect(statSync(join(daemon.dataDir, 'https-dev-proxy.key')).mode & 0o777).toBe(0o600);
+    const reply = await getTls(tls, '/hello', readFileSync(certFile, 'utf8'));
+    expect(reply).toMatchObject({ status: 200, text: `hello from https://localhost:${tls}/hello` });
+    // The access line is written once the answer went out.
+    await expect.poll(() => daemon.logs()).toContain(`"GET https://localhost:${tls}/hello" 200`);
+    expect(daemon.logs()).toContain(`id=${reply.requestId}`);
+  });
+});
