@@ -23,7 +23,7 @@ export function createBackendClient(config: BackendConfig, { transport, health, 
       const state = health.snapshot()[config.name];
       if (state?.state === 'unhealthy' && !config.useWhenUnhealthy) {
         const error = new GatewayError('backend_unhealthy', `${origin}: backend "${config.name}" is unhealthy${state.error ? `: ${state.error}` : ''}`, { source: config.name });
-        log?.(gatedRecord(config.name, request, error));
+        log?.(notSentRecord(config.name, request, error));
         throw error;
       }
       const exchange = new BackendExchange(
@@ -44,8 +44,8 @@ export function createBackendClient(config: BackendConfig, { transport, health, 
   };
 }
 
-/** The log line of a request the health gate refused: nothing was sent. */
-function gatedRecord(backend: string, request: BackendRequest, error: GatewayError): GatewayLogRecord {
+/** The log line of a request refused before anything was sent (the health gate, an OpenAPI request violation). */
+export function notSentRecord(backend: string, request: BackendRequest, error: GatewayError): GatewayLogRecord {
   let custom: Readonly<Record<string, unknown>> | null = null;
   try {
     custom = request.customLogFields?.(null) ?? null;

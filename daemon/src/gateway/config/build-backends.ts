@@ -1,6 +1,6 @@
 import type { Block, Range } from '../../hcl/index.js';
 import type { AttrReader, LoadScope } from './attr-reader.js';
-import { buildModifiers, invalid, logFields, single } from './build-common.js';
+import { buildModifiers, invalid, logFields, NO_MODIFIERS, single } from './build-common.js';
 import { headerRange, plainRange } from './diagnostics.js';
 import type { FileChecks } from './file-checks.js';
 import { backendFor, checkSingleBackend, readHttpUrl, readOAuth2Client } from './build-oauth2.js';
@@ -229,21 +229,7 @@ function defaultsFor(name: string, range: Range): BackendConfig {
     caFile: null,
     noProxyFromEnv: null,
     customLogFields: [],
-    modifiers: {
-      removeRequestHeaders: null,
-      setRequestHeaders: null,
-      addRequestHeaders: null,
-      removeResponseHeaders: null,
-      setResponseHeaders: null,
-      addResponseHeaders: null,
-      removeQueryParams: null,
-      setQueryParams: null,
-      addQueryParams: null,
-      removeFormParams: null,
-      setFormParams: null,
-      addFormParams: null,
-      setResponseStatus: null,
-    },
+    modifiers: NO_MODIFIERS,
     health: null,
     oauth2: null,
     openapi: null,

@@ -14,6 +14,23 @@ export interface Inherited {
 
 export const ROOT_INHERITED: Inherited = { basePath: '/', accessControl: [], disabled: [], customLogFields: [] };
 
+/** A block without modifiers (files/spa guards, a `websockets = true`, a backend's defaults). */
+export const NO_MODIFIERS: Modifiers = Object.freeze({
+  removeRequestHeaders: null,
+  setRequestHeaders: null,
+  addRequestHeaders: null,
+  removeResponseHeaders: null,
+  setResponseHeaders: null,
+  addResponseHeaders: null,
+  removeQueryParams: null,
+  setQueryParams: null,
+  addQueryParams: null,
+  removeFormParams: null,
+  setFormParams: null,
+  addFormParams: null,
+  setResponseStatus: null,
+});
+
 export function buildModifiers(r: AttrReader): Modifiers {
   const m = <T>(name: string): Dyn<T> | null => r.dyn<T>(name) ?? null;
   return {

@@ -1,7 +1,7 @@
 import type { Block, Body } from '../../hcl/index.js';
 import type { AttrReader, LoadScope } from './attr-reader.js';
 import type { Backends } from './build-backends.js';
-import { buildModifiers, invalid, single } from './build-common.js';
+import { buildModifiers, invalid, NO_MODIFIERS, single } from './build-common.js';
 import { headerRange, where } from './diagnostics.js';
 import type { Dyn, JsonObject, JsonValue, ModifierMap, ProxyConfig, RequestConfig, ResponseConfig, WebsocketsConfig } from './model.js';
 import { buildSequence } from './sequences.js';
@@ -106,21 +106,6 @@ function buildWebsockets(block: Block, r: AttrReader, scope: LoadScope): Websock
   return flag === true ? { range: r.attr('websockets')?.range ?? headerRange(block), timeout: null, modifiers: NO_MODIFIERS } : null;
 }
 
-const NO_MODIFIERS: WebsocketsConfig['modifiers'] = {
-  removeRequestHeaders: null,
-  setRequestHeaders: null,
-  addRequestHeaders: null,
-  removeResponseHeaders: null,
-  setResponseHeaders: null,
-  addResponseHeaders: null,
-  removeQueryParams: null,
-  setQueryParams: null,
-  addQueryParams: null,
-  removeFormParams: null,
-  setFormParams: null,
-  addFormParams: null,
-  setResponseStatus: null,
-};
 
 function buildRequest(block: Block, name: string, dependsOn: readonly string[], scope: LoadScope, backends: Backends): RequestConfig {
   const r = scope.reader(block.body, 'request');

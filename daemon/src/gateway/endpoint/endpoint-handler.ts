@@ -9,6 +9,7 @@ import { bodyPlanFor } from './body-plan.js';
 import { hasClientBody, readClientBody } from './client-body.js';
 import { applyResponseContexts, type ResponseContext } from './response-contexts.js';
 import { runBody, type BodyEnv, type BodyOutcome } from './run-body.js';
+import { NO_MODIFIERS } from '../config/build-common.js';
 
 /**
  * Serves routed endpoint requests: buffers the client body only when the endpoint's
@@ -116,21 +117,6 @@ function staticEndpoint(path: string, access: AccessControl): EndpointConfig {
   return endpoint;
 }
 
-const NO_MODIFIERS: EndpointConfig['modifiers'] = {
-  removeRequestHeaders: null,
-  setRequestHeaders: null,
-  addRequestHeaders: null,
-  removeResponseHeaders: null,
-  setResponseHeaders: null,
-  addResponseHeaders: null,
-  removeQueryParams: null,
-  setQueryParams: null,
-  addQueryParams: null,
-  removeFormParams: null,
-  setFormParams: null,
-  addFormParams: null,
-  setResponseStatus: null,
-};
 
 
 /** Runs `body`; its errors go to the most specific of its own handlers, else of `outer` (the api's for an endpoint). */

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import { backendLogRecord } from '../backend/backend-log.js';
+import { notSentRecord } from '../backend/backend-client.js';
 import type { BackendOpenApiConfig } from '../config/model.js';
-import type { BackendClient, BackendRequest, BackendResponse, GatewayLogRecord } from '../contracts.js';
+import type { BackendClient, BackendRequest, BackendResponse } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import type { HeldRecords } from './held-records.js';
 import { OpenApiValidator } from './openapi-validator.js';
@@ -91,31 +91,4 @@ function toStream(body: BackendRequest['body']): Readable | null {
   if (typeof body === 'string') return Readable.from([Buffer.from(body)]);
   if (Buffer.isBuffer(body)) return Readable.from([body]);
   return body;
-}
-
-/** The log line of a request validation refused: nothing was sent. */
-function notSentRecord(backend: string, request: BackendRequest, error: GatewayError): GatewayLogRecord {
-  let custom: Readonly<Record<string, unknown>> | null = null;
-  try {
-    custom = request.customLogFields?.(null) ?? null;
-  } catch {
-    custom = null;
-  }
-  return backendLogRecord({
-    startedAt: new Date(),
-    requestId: request.requestId,
-    backend,
-    handler: request.handler,
-    method: request.method,
-    url: request.url,
-    requestHeaders: request.headers,
-    requestBytes: 0,
-    status: null,
-    responseHeaders: null,
-    responseBytes: 0,
-    protocol: null,
-    timings: { dns: null, tcp: null, tls: null, ttfb: null, total: 0 },
-    error,
-    custom,
-  });
 }
