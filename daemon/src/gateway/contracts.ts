@@ -175,7 +175,10 @@ export interface AccessLogFields {
   denial?: { readonly type: string; readonly label: string | null };
   errorType?: string;
   errorDetail?: string;
+  /** custom_log_fields of the access controls that ran (under the block's own). */
   custom?: Record<string, unknown>;
+  /** custom_log_fields of the error_handler that answered, with those it inherits (over the block's own). */
+  handlerCustom?: Record<string, unknown>;
   /** Warnings for the access log line (e.g. `set_response_status = 204` dropped a body). */
   warnings?: string[];
 }

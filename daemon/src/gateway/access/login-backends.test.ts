@@ -123,6 +123,7 @@ definitions {
     scope = "openid"
     verifier_method = "ccm_s256"
     verifier_value = request.cookies.v
+    custom_log_fields = { token_type = request.context.as.token_type }
   }
   backend "token_backend" {
     origin = "${new URL(tokens.url).origin}"
@@ -143,7 +144,49 @@ definitions {
     });
     expect(await login(op, port)).toBe(200);
     expect(backendOf(gw, 'beta_oauth2:token:as')).toBe('as_backend');
+    expect(accessLines(gw).find((r) => String(r['url']).includes('/cb'))?.['custom']).toEqual({ token_type: 'Bearer' });
     expect((await fetch(`http://127.0.0.1:${port}/r`)).status).toBe(200);
     expect(backendOf(gw, 'oauth2:client_credentials')).toBe('token_backend');
+  });
+
+  it('oidc: configuration_backend, jwks_uri_backend and userinfo_backend each take their request', async () => {
+    const port = await freePort();
+    const op = await provider(port);
+    const gw = await startAccessGateway({
+      'portico.hcl': `server {
+  hosts = ["*:${port}"]
+  endpoint "/login" {
+    response {
+      status = 303
+      headers = { location = oauth2_authorization_url("op"), set-cookie = "v=\${oauth2_verifier()}" }
+    }
+  }
+  endpoint "/cb" {
+    access_control = ["op"]
+    response {
+      body = "ok"
+    }
+  }
+}
+definitions {
+  backend "conf" { origin = "${op.url}" }
+  backend "keys" { origin = "${op.url}" }
+  backend "info" { origin = "${op.url}" }
+  oidc "op" {
+    configuration_url = "${op.discoveryUrl}"
+    configuration_backend = "conf"
+    jwks_uri_backend = "keys"
+    userinfo_backend = "info"
+    client_id = "portico"
+    client_secret = "sec"
+    redirect_uri = "/cb"
+    verifier_value = request.cookies.v
+  }
+}
+`,
+    });
+    expect(await login(op, port)).toBe(200);
+    expect([backendOf(gw, 'oidc:configuration:op'), backendOf(gw, 'oidc:jwks:op'), backendOf(gw, 'oidc:userinfo:op')]).toEqual(['conf', 'keys', 'info']);
+    expect(backendOf(gw, 'oidc:token:op')).toMatch(/^anonymous_/);
   });
 });

@@ -71,7 +71,7 @@ describe('saml', () => {
   });
 
   it('signs in through the IdP: sub, exp and attributes in request.context (array_attributes always lists)', async () => {
-    const s = await setup();
+    const s = await setup('    custom_log_fields = { name = request.context.sso.attributes.displayName }');
     const location = (await fetch(`http://127.0.0.1:${s.port}/sso`, { redirect: 'manual' })).headers.get('location') ?? '';
     const login = await s.idp.login(location, 'alice', 'alice-pw');
     expect(login.acsUrl).toBe(s.acs);
@@ -82,7 +82,7 @@ describe('saml', () => {
     expect(context.exp).toBeGreaterThan(Date.now() / 1000 + 3000);
     // groups is listed: a list; memberOf is listed but absent: an empty list; mail is not listed: its last value.
     expect(context.attributes).toEqual({ displayName: 'Alice Example', groups: ['staff', 'admins'], memberOf: [], mail: 'alice@example.test' });
-    expect(accessLines(s.gw).at(-1)).toMatchObject({ status: 200, auth_user: 'alice@example.test' });
+    expect(accessLines(s.gw).at(-1)).toMatchObject({ status: 200, auth_user: 'alice@example.test', custom: { name: 'Alice Example' } });
   });
 
   it('refuses a replayed response, an expired one, one for another audience, and one signed by another IdP (error type saml, 403)', async () => {

@@ -2,7 +2,7 @@ import type { AccessControl, EndpointConfig, ErrorHandlerConfig, HandlerBody, Pe
 import type { EndpointContext, EndpointHandler, GatewayResponse, GuardContext } from '../contracts.js';
 import { asGatewayError, GatewayError, handlerSpecificity } from '../errors/error-types.js';
 import { addPrivateCaching } from '../access/private-caching.js';
-import { evalDyn } from '../eval/eval-dyn.js';
+import { evalCustomLogFields, evalDyn } from '../eval/eval-dyn.js';
 import { FORM_MEDIA_TYPE, mediaType } from '../eval/http-variables.js';
 import { RequestScope } from '../eval/request-scope.js';
 import { bodyPlanFor } from './body-plan.js';
@@ -84,11 +84,18 @@ async function passAccessControls(labels: readonly string[], env: BodyEnv): Prom
     const handlers = error.source === null ? [] : (env.ctx.config.accessControls[error.source]?.errorHandlers ?? []);
     const handler = mostSpecific(handlers, error);
     if (!handler) throw error;
-    env.ctx.log.handler = `error_handler:${handler.kinds.join(',')}`;
+    chosen(handler, env);
     const handled = await runHandler(handler, env);
     if (!handled) throw error;
     return handled;
   }
+}
+
+/** Names the handler that answers in the access line, with its custom_log_fields. */
+function chosen(handler: ErrorHandlerConfig, env: BodyEnv): void {
+  env.ctx.log.handler = `error_handler:${handler.kinds.join(',')}`;
+  if (handler.customLogFields.length === 0) return;
+  env.ctx.log.handlerCustom = evalCustomLogFields(handler.customLogFields, env.scope, (e) => (env.ctx.log.warnings = [...(env.ctx.log.warnings ?? []), `custom_log_fields of error_handler: ${e.detail}`]));
 }
 
 /** Files and spa blocks run their access controls' error handlers as an endpoint without blocks of its own. */
@@ -134,7 +141,7 @@ async function runWithHandlers(body: HandlerBody, outer: readonly ErrorHandlerCo
   env.ctx.log.errorDetail = error.detail;
   const handler = mostSpecific(body.errorHandlers, error) ?? mostSpecific(outer, error);
   if (!handler) throw error;
-  env.ctx.log.handler = `error_handler:${handler.kinds.join(',')}`;
+  chosen(handler, env);
   const handled = await runHandler(handler, env);
   // A handler that gives no response (only requests, e.g. a notification) leaves the error to be rendered.
   if (!handled) throw error;
@@ -153,6 +160,7 @@ async function runHandler(handler: ErrorHandlerConfig, env: BodyEnv): Promise<Bo
     env.ctx.log.errorDetail = error.detail;
     const nested = mostSpecific(handler.errorHandlers, error);
     if (!nested) throw error;
+    chosen(nested, env);
     const handled = await runHandler(nested, env);
     if (!handled) throw error;
     return handled;

@@ -12,7 +12,7 @@ import { accessRecord } from '../logs/access-record.js';
 import { applyResponseHeaderModifiers, evalCustomLogFields, RequestScope } from '../eval/index.js';
 import { maybeGzip, stripSecureCookies } from './client-response.js';
 import { corsHeaders } from './cors.js';
-import { dispatch, emptyPlacement, type Placement } from './dispatch.js';
+import { dispatch, emptyPlacement } from './dispatch.js';
 import { requestHost, requestUrl } from './forwarded-url.js';
 import { requestIdFor } from './request-id.js';
 import { checkRequestLine, type FrontLimits } from './front-limits.js';
@@ -134,7 +134,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
       responseBytes,
       errorType: failure?.kind ?? log.errorType ?? null,
       message: failure?.detail ?? log.errorDetail ?? null,
-      custom: { ...(log.custom ?? {}), ...custom },
+      custom: { ...(log.custom ?? {}), ...custom, ...(log.handlerCustom ?? {}) },
       ...(health ? { level: 'debug' as const } : {}),
     }),
   );
