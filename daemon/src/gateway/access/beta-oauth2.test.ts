@@ -3,6 +3,7 @@ import { startOidcProvider, type OidcProviderHandle } from '../../testing/login-
 import { freePort } from '../http/test-gateway.js';
 import { s256 } from './oauth2/pkce.js';
 import { accessLines, startAccessGateway, type AccessGateway } from './test-support.js';
+import { callback as callbackAt, signIn, startLogin } from './testing/code-flow.js';
 
 const providers: OidcProviderHandle[] = [];
 afterEach(async () => {
@@ -63,28 +64,11 @@ ${extra}
 }
 
 async function login(s: Setup): Promise<{ url: URL; verifier: string; redirect: string }> {
-  const res = await fetch(`http://127.0.0.1:${s.port}/login`, { redirect: 'manual' });
-  const url = new URL(res.headers.get('location') ?? '');
-  const verifier = /v=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1] ?? '';
-  const q = url.searchParams;
-  const state = q.get('state');
-  const challenge = q.get('code_challenge');
-  const { redirect } = await s.as.authorize({
-    clientId: q.get('client_id') ?? '',
-    redirectUri: q.get('redirect_uri') ?? '',
-    scope: q.get('scope') ?? '',
-    ...(state ? { state } : {}),
-    ...(challenge ? { codeChallenge: challenge, codeChallengeMethod: 'S256' } : {}),
-    username: 'alice',
-    password: 'pw',
-  });
-  return { url, verifier, redirect };
+  const { authorization, verifier } = await startLogin(s.port, 'v');
+  return { url: authorization, verifier, redirect: await signIn(s.as, authorization, 'alice', 'pw') };
 }
 
-function callback(s: Setup, redirect: string, verifier: string): Promise<Response> {
-  const url = new URL(redirect);
-  return fetch(`http://127.0.0.1:${s.port}${url.pathname}${url.search}`, { headers: { cookie: `v=${verifier}` } });
-}
+const callback = (s: Setup, redirect: string, verifier: string): Promise<Response> => callbackAt(s.port, redirect, 'v', verifier);
 
 describe('beta_oauth2', () => {
   it('with ccm_s256 sends the code challenge, and the code verifier with the code (client_secret_basic)', async () => {

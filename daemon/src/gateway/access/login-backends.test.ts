@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startOidcProvider, startTokenEndpoint, type OidcProviderHandle, type TokenEndpointHandle } from '../../testing/login-providers/index.js';
 import { freePort } from '../http/test-gateway.js';
 import { accessLines, startAccessGateway, type AccessGateway } from './test-support.js';
+import { callback, signIn, startLogin } from './testing/code-flow.js';
 
 const closers: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -12,21 +13,8 @@ const backendOf = (gw: AccessGateway, handler: string): unknown => gw.records.fi
 
 /** Signs alice in through `/login` → provider → `/cb`; returns the callback's status. */
 async function login(op: OidcProviderHandle, port: number): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${port}/login`, { redirect: 'manual' });
-  const url = new URL(res.headers.get('location') ?? '');
-  const verifier = /v=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1] ?? '';
-  const q = url.searchParams;
-  const { redirect } = await op.authorize({
-    clientId: 'portico',
-    redirectUri: q.get('redirect_uri') ?? '',
-    scope: q.get('scope') ?? '',
-    codeChallenge: q.get('code_challenge') ?? '',
-    codeChallengeMethod: 'S256',
-    username: 'alice',
-    password: 'pw',
-  });
-  const back = new URL(redirect);
-  return (await fetch(`http://127.0.0.1:${port}${back.pathname}${back.search}`, { headers: { cookie: `v=${verifier}` } })).status;
+  const { authorization, verifier } = await startLogin(port, 'v');
+  return (await callback(port, await signIn(op, authorization, 'alice', 'pw'), 'v', verifier)).status;
 }
 
 async function provider(port: number): Promise<OidcProviderHandle> {

@@ -3,6 +3,7 @@ import { startOidcProvider, type OidcProviderHandle } from '../../testing/login-
 import { freePort } from '../http/test-gateway.js';
 import { s256 } from './oauth2/pkce.js';
 import { accessLines, startAccessGateway, type AccessGateway } from './test-support.js';
+import { callback as callbackAt, signIn as signInAt, startLogin as startLoginAt, type LoginStart } from './testing/code-flow.js';
 
 const providers: OidcProviderHandle[] = [];
 afterEach(async () => {
@@ -65,40 +66,16 @@ ${oidc}
   return { op, gw, port };
 }
 
-interface Login {
-  readonly authorization: URL;
-  readonly verifier: string;
+const COOKIE = 'pkcecv';
+
+async function startLogin(s: Setup): Promise<LoginStart> {
+  const login = await startLoginAt(s.port, COOKIE);
+  expect(login.verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  return login;
 }
 
-async function startLogin(s: Setup): Promise<Login> {
-  const res = await fetch(`http://127.0.0.1:${s.port}/login`, { redirect: 'manual' });
-  expect(res.status).toBe(303);
-  const verifier = /pkcecv=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1] ?? '';
-  expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
-  return { authorization: new URL(res.headers.get('location') ?? ''), verifier };
-}
-
-/** Signs alice in at the provider with the parameters of the gateway's authorization URL; returns the callback URL. */
-async function signIn(s: Setup, login: Login): Promise<string> {
-  const q = login.authorization.searchParams;
-  const optional = (name: string) => q.get(name) ?? undefined;
-  const result = await s.op.authorize({
-    clientId: q.get('client_id') ?? '',
-    redirectUri: q.get('redirect_uri') ?? '',
-    scope: q.get('scope') ?? '',
-    ...(optional('state') ? { state: optional('state') } : {}),
-    ...(optional('nonce') ? { nonce: optional('nonce') } : {}),
-    ...(optional('code_challenge') ? { codeChallenge: optional('code_challenge'), codeChallengeMethod: optional('code_challenge_method') } : {}),
-    username: 'alice',
-    password: 'alice-pw',
-  });
-  return result.redirect;
-}
-
-async function callback(s: Setup, redirect: string, verifier: string, init: RequestInit = {}): Promise<Response> {
-  const url = new URL(redirect);
-  return fetch(`http://127.0.0.1:${s.port}${url.pathname}${url.search}`, { ...init, headers: { cookie: `pkcecv=${verifier}`, ...(init.headers as Record<string, string> | undefined) } });
-}
+const signIn = (s: Setup, login: LoginStart): Promise<string> => signInAt(s.op, login.authorization, 'alice', 'alice-pw');
+const callback = (s: Setup, redirect: string, verifier: string, init: RequestInit = {}): Promise<Response> => callbackAt(s.port, redirect, COOKIE, verifier, init);
 
 describe('oidc', () => {
   it('builds the authorization URL from the discovered configuration, with PKCE when the provider supports S256', async () => {
