@@ -98,14 +98,21 @@ function Shell({ store, source, views = VIEWS, flashMs = 4_000 }: Omit<AppProps,
   const onKeyRef = useRef(onKey);
   onKeyRef.current = onKey;
   // Keys that arrive together (key repeat over SSH, a paste, tmux send-keys) are handled one per
-  // tick, so each sees the screen the one before it made: `jjj` moves three rows, not one.
+  // render, so each sees the screen the one before it made: `jjj` moves three rows, not one. (A
+  // timer alone is not enough: on a busy machine the render could come after it, and a key
+  // would then act on the state its predecessor had already left.)
   const pending = useRef<string[]>([]);
+  const [keyTurn, setKeyTurn] = useState(0);
   const pump = (): void => {
     const name = pending.current.shift();
     if (name === undefined) return;
     onKeyRef.current(name);
-    if (pending.current.length > 0) setTimeout(pump, 0);
+    if (pending.current.length > 0) setKeyTurn((n) => n + 1);
   };
+  useEffect(() => {
+    if (pending.current.length > 0) pump();
+    // Runs after the render that the previous key caused.
+  }, [keyTurn]);
   useInput((input, key) => {
     setFlash(null);
     const idle = pending.current.length === 0;

@@ -63,13 +63,15 @@ definitions {
     expect(file.status).toBe(200);
     // The files block's own cors replaces the server's.
     expect(file.headers.get('access-control-allow-origin')).toBe('https://files.example');
-    expect(accessLines(gw).at(-1)?.['custom']).toEqual({ block: 'files', server: true });
+    await file.text();
+    // The access line is written once the answer was sent: wait for it rather than race it.
+    await expect.poll(() => accessLines(gw).find((l) => String(l['url']).endsWith('/static/site.css'))?.['custom']).toEqual({ block: 'files', server: true });
     const app = await fetch(gw.url('/app/deep/link'), { headers: { origin: 'https://server.example' } });
     expect(app.status).toBe(200);
     expect(await app.text()).toContain('<title>app</title>');
     // cors { disable = true } in the spa: no CORS headers there, though the server has cors.
     expect(app.headers.get('access-control-allow-origin')).toBeNull();
-    expect(accessLines(gw).at(-1)?.['custom']).toEqual({ block: 'spa', server: true });
+    await expect.poll(() => accessLines(gw).find((l) => String(l['url']).endsWith('/app/deep/link'))?.['custom']).toEqual({ block: 'spa', server: true });
   });
 });
 
