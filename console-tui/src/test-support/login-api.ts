@@ -1,12 +1,12 @@
 // The daemon's real control server over a real ConfigManager whose login controls report the
 // provider state the test sets (the gateway's HTTP front reports it in the daemon).
 import type { LoginStatus } from '../../../daemon/src/gateway/access/access-check.js';
-import type { SystemStatus } from '../../../daemon/src/control/client-types.js';
 import { EventBus } from '../../../daemon/src/control/event-bus.js';
 import { startControlServer } from '../../../daemon/src/control/server.js';
 import { createGatewayControl } from '../../../daemon/src/gateway/control/gateway-control.js';
 import { ScriptedHealth } from '../../../daemon/src/gateway/control/test-support.js';
 import { MemoryLogger, RecordingTarget } from '../../../daemon/src/gateway/reload/test-support.js';
+import { fixedStatus } from '../../../daemon/src/control/testing/fixed-status.js';
 
 export type { LoginStatus };
 
@@ -26,18 +26,7 @@ export async function startLoginApi(files: string[]): Promise<LoginApi> {
   const api: Partial<LoginApi> & { logins: LoginStatus[] } = { logins: [] };
   const gateway = createGatewayControl({ files, env: {}, target: new RecordingTarget(), health, events: bus, logger: new MemoryLogger(), loginStatus: () => api.logins });
   await gateway.manager.start();
-  const startedAt = new Date().toISOString();
-  const status = async (): Promise<SystemStatus> => ({
-    version: '0.0.0',
-    mode: 'all',
-    pid: process.pid,
-    startedAt,
-    uptimeSeconds: 1,
-    bootId: 'boot',
-    lastEventId: bus.lastId,
-    store: { kind: 'sqlite', location: ':memory:', schemaVersion: 1 },
-    components: [],
-  });
+  const status = fixedStatus(bus, 'all');
   const server = await startControlServer({ host: '127.0.0.1', port: 0, token: TOKEN, services: { status, events: bus, config: gateway.config, backends: gateway.backends } });
   return Object.assign(api, {
     url: server.url,

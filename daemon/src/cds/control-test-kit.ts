@@ -4,11 +4,12 @@ import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink, typ
 import { afterEach } from 'vitest';
 import WebSocket from 'ws';
 import { EventBus } from '../control/event-bus.js';
-import type { AppRouter, SystemStatus } from '../control/router.js';
+import type { AppRouter } from '../control/router.js';
 import { startControlServer } from '../control/server.js';
 import type { ControlServices } from '../control/trpc.js';
 import { clustersControl } from './control-service.js';
 import { type CdsFixture, startCds } from './test-kit.js';
+import { fixedStatus } from '../control/testing/fixed-status.js';
 
 const TOKEN = 'test-token-cds-0123456789abcdef';
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -26,18 +27,7 @@ export interface ClustersApiFixture {
 export async function startClustersApi(): Promise<ClustersApiFixture> {
   const cds = await startCds();
   const bus = new EventBus('boot');
-  const startedAt = new Date().toISOString();
-  const status = async (): Promise<SystemStatus> => ({
-    version: '0.0.0',
-    mode: 'cds',
-    pid: process.pid,
-    startedAt,
-    uptimeSeconds: 1,
-    bootId: 'boot',
-    lastEventId: bus.lastId,
-    store: { kind: 'sqlite', location: ':memory:', schemaVersion: 1 },
-    components: [],
-  });
+  const status = fixedStatus(bus, 'cds');
   const services: ControlServices = {
     status,
     events: bus,

@@ -3,13 +3,14 @@ import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink, typ
 import { afterEach } from 'vitest';
 import WebSocket from 'ws';
 import { EventBus } from '../../control/event-bus.js';
-import type { AppRouter, SystemStatus } from '../../control/router.js';
+import type { AppRouter } from '../../control/router.js';
 import { startControlServer } from '../../control/server.js';
 import type { ControlServices } from '../../control/trpc.js';
 import type { BackendHealth, HealthChange, HealthMonitor } from '../contracts.js';
 import type { GatewayConfig } from '../config/model.js';
 import { MemoryLogger, RecordingTarget } from '../reload/test-support.js';
 import { createGatewayControl, type GatewayControl } from './gateway-control.js';
+import { fixedStatus } from '../../control/testing/fixed-status.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -92,18 +93,7 @@ export async function startApi(files: string[] | null, monitor?: HealthMonitor):
   const used = monitor ?? health;
   const target = new TrackingTarget(used);
   const gateway = createGatewayControl({ files: files ?? [], env: {}, target, health: used, events: bus, logger: new MemoryLogger() });
-  const startedAt = new Date().toISOString();
-  const status = async (): Promise<SystemStatus> => ({
-    version: '0.0.0',
-    mode: files ? 'all' : 'cds',
-    pid: process.pid,
-    startedAt,
-    uptimeSeconds: 1,
-    bootId: 'boot',
-    lastEventId: bus.lastId,
-    store: { kind: 'sqlite', location: ':memory:', schemaVersion: 1 },
-    components: [],
-  });
+  const status = fixedStatus(bus, files ? 'all' : 'cds');
   const services: ControlServices = { status, events: bus };
   if (files) {
     await gateway.manager.start();
