@@ -1,11 +1,16 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from '../daemon/src/ingest/testing/https-receiver.js';
 import { seedDeliveries } from '../daemon/src/ingest/testing/ingest-fixture.js';
 import { SqliteStore } from '../daemon/src/store/sqlite-store.js';
 import { launchChromium, openPage } from './browser.js';
-import { startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { ARTIFACTS_DIR, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+
+// Three attempts a round, the third due an hour after the second (see callbacks-reset.test.ts).
+const SCHEDULE = '0s,300ms,1h';
+const WAIT_MS = 20_000;
 
 let tls: TestTls;
 let receiver: TestReceiver;
@@ -16,7 +21,7 @@ beforeAll(async () => {
   tls = makeTestTls();
   receiver = await startReceiver(tls);
   [daemon, browser] = await Promise.all([
-    startDaemon({ env: { SERVICE_CALLBACK_CA_FILE: tls.caFile, SERVICE_CALLBACK_ALLOW_HOSTS: '127.0.0.1', SERVICE_CALLBACK_POLL_INTERVAL_S: '0.1' } }),
+    startDaemon({ env: { SERVICE_CALLBACK_CA_FILE: tls.caFile, SERVICE_CALLBACK_ALLOW_HOSTS: '127.0.0.1', SERVICE_CALLBACK_POLL_INTERVAL_S: '0.1', SERVICE_CALLBACK_RETRY_SCHEDULE: SCHEDULE } }),
     launchChromium(),
   ]);
   store = new SqliteStore({ file: join(daemon.dataDir, 'portico.db') });
@@ -71,4 +76,71 @@ describe('web dashboard Deliveries view', () => {
     await page.getByText(`${before + 1} matching`).waitFor({ timeout: 10_000 });
     await page.getByText('elsewhere.invalid').first().waitFor();
   });
+
+  it('counts DEAD on Status and in the navigation, links a job to its delivery, retries it now, and numbers on after a reset', async (ctx) => {
+    const failing = new Set(['/webflow']);
+    receiver.reply = (req) => (failing.has(req.path) ? { status: 503, body: 'busy' } : { status: 200, body: 'ok' });
+    const [id] = await seedDeliveries(store, 1, `${receiver.url}/webflow`);
+    const row = async () => (await store.get<{ status: string; attempts: number; ingest_job_id: string }>('SELECT status, attempts, ingest_job_id FROM ingest_callback_outbox WHERE id = ?', [id!]))!;
+    await waitUntil(async () => (await row()).attempts === 2, WAIT_MS, () => 'two failed attempts');
+    const { ingest_job_id: jobId } = await row();
+    const deadBefore = (await store.get<{ n: number }>("SELECT COUNT(*) AS n FROM ingest_callback_outbox WHERE status = 'DEAD'"))!.n;
+    const short = id!.slice(0, 8);
+
+    const page = await openPage(browser, ctx, { diagnostics: () => daemon.logs() });
+    await page.goto(`${daemon.controlUrl}/status`);
+    await page.getByLabel('Control token').fill(daemon.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor();
+    await expect.poll(() => page.getByTestId('dead-count').textContent()).toBe(String(deadBefore));
+    const nav = page.getByRole('navigation', { name: 'Dashboard views' });
+
+    await nav.getByRole('link', { name: 'Jobs' }).click();
+    const jobRow = page.getByTestId(`job-${jobId}`);
+    await jobRow.getByRole('button', { name: 'Details' }).click();
+    const delivery = page.getByTestId('job-delivery');
+    await delivery.getByText('◐ PENDING').waitFor();
+    expect(await delivery.textContent()).toMatch(/attempt 2\/3 · next attempt \d\d:\d\d:\d\d · last error: receiver answered HTTP 503 · Open delivery/);
+    await shot(page, 'jobs-delivery-1280');
+    await delivery.getByRole('link', { name: `Open delivery ${short}` }).click();
+
+    await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/deliveries');
+    expect(new URL(page.url()).searchParams.get('delivery')).toBe(id);
+    const log = page.getByRole('region', { name: `Attempts of delivery ${id} to ${receiver.url}/webflow` });
+    await log.waitFor();
+    await page.getByText('1 matching').waitFor();
+    expect(await page.getByLabel('Job').inputValue()).toBe(jobId);
+
+    await page.getByRole('button', { name: `Retry delivery ${short} now` }).click();
+    const question = page.getByTestId('retry-question');
+    expect(await question.textContent()).toContain(`Retry delivery ${short} now? A callback worker attempts it at its next poll`);
+    await shot(page, 'deliveries-retry-question-1280');
+    await question.getByRole('button', { name: 'Retry now' }).click();
+    await page.getByText(`Delivery ${short} is due now; a callback worker attempts it at its next poll.`).waitFor();
+    await waitUntil(async () => (await row()).status === 'DEAD', WAIT_MS, () => 'DEAD after the retried third attempt');
+    await page.getByTestId(`delivery-${id}`).getByText('✗ DEAD').waitFor({ timeout: 15_000 });
+    await log.getByText('Retry now by web console').waitFor();
+    expect(await log.locator('tbody tr td:first-child').allTextContents()).toEqual(['1', '2', '—', '3']);
+    await expect.poll(() => nav.getByTestId('dead-badge').textContent(), { timeout: 15_000 }).toContain(String(deadBefore + 1));
+    expect(await nav.getByRole('link', { name: /Deliveries/ }).textContent()).toContain(`${deadBefore + 1} DEAD deliver`);
+
+    failing.delete('/webflow');
+    await page.getByTestId(`delivery-${id}`).getByRole('button', { name: 'Reset' }).click();
+    await page.getByTestId('reset-question').getByRole('button', { name: 'Reset 1' }).click();
+    await waitUntil(async () => (await row()).status === 'DELIVERED', WAIT_MS, () => 'delivered after the reset');
+    await log.getByText('Reset to PENDING by web console: a new round after attempt #3').waitFor({ timeout: 15_000 });
+    await expect.poll(() => log.locator('tbody tr td:first-child').allTextContents()).toEqual(['1', '2', '—', '3', '—', '4']);
+    expect(await log.textContent()).toContain('attempt 1/3 (4 in all)');
+    await shot(page, 'deliveries-log-after-reset-1280');
+
+    await nav.getByRole('link', { name: 'Status' }).click();
+    await expect.poll(() => page.getByTestId('dead-count').textContent()).toBe(String(deadBefore));
+    await shot(page, 'status-1280');
+  });
 });
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS_DIR, `callbacks-web-${name}.png`), fullPage: true });
+}

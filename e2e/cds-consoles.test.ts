@@ -7,7 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openSotw, type ClientDiscoveryResponse, type RecordedStream } from '../daemon/src/cds/test-kit.js';
+import { openSotw, type ClientDiscoveryResponse, type RecordedStream } from '../daemon/src/cds/testing/cds-fixture.js';
 import { launchChromium, openPage } from './browser.js';
 import { changed, gatewayConfigCopy, type GatewayConfigCopy } from './gateway-e2e-config.js';
 import { ARTIFACTS_DIR, controlQuery, PORTICO_BIN, REPO_ROOT, startDaemon, waitUntil, type DaemonHandle } from './harness.js';

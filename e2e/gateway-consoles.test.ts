@@ -54,10 +54,10 @@ describe('web dashboard', () => {
     await expect.poll(() => page.getByTestId('last-reload').textContent(), { timeout: WAIT_MS }).toMatch(/applied\s*file at .*: \+1 endpoint \(\/hello\)/);
 
     copy.edit((t) => changed(t, t.replace('body = "hi"', 'body = "hi"\n      bogus = 1')));
-    await expect.poll(() => page.getByTestId('last-reload').textContent(), { timeout: WAIT_MS }).toMatch(/rejected\s*file at .*the previous configuration keeps serving.*portico\.hcl:\d+:\d+ Unsupported argument;/s);
+    await expect.poll(() => page.getByTestId('last-reload').textContent(), { timeout: WAIT_MS }).toMatch(/rejected\s*file at .*the previous configuration keeps serving.*portico\.hcl:\d+,\d+-\d+: Unsupported argument;/s);
 
     await page.getByRole('button', { name: 'Reload' }).click();
-    await expect.poll(() => page.getByTestId('reload-result').textContent(), { timeout: WAIT_MS }).toMatch(/^Reload rejected in \d+ ms: 1 problem: portico\.hcl:\d+:\d+ Unsupported argument/);
+    await expect.poll(() => page.getByTestId('reload-result').textContent(), { timeout: WAIT_MS }).toMatch(/^Reload rejected in \d+ ms: 1 problem: portico\.hcl:\d+,\d+-\d+: Unsupported argument/);
     await expect.poll(() => page.getByTestId('reload-history').locator('tbody tr').count(), { timeout: WAIT_MS }).toBe(4);
   });
 
@@ -109,7 +109,7 @@ describe('terminal console', () => {
     copy.edit((t) => withEndpoint(t, '/hello', 'hi'));
     await waitFor(/✓ applied \(file\) \d\d:\d\d:\d\d: \+1 endpoint \(\/hello\)/);
     copy.edit((t) => changed(t, t.replace('body = "hi"', 'body = "hi"\n      bogus = 1')));
-    await waitFor(/✗ rejected \(file\)[\s\S]*portico\.hcl:\d+:\d+ Unsupported argument/);
+    await waitFor(/✗ rejected \(file\)[\s\S]*portico\.hcl:\d+,\d+-\d+: Unsupported argument/);
     fits();
     tmux('send-keys', '-t', 'tui', 'r');
     await waitFor(/reload rejected in \d+ ms: 1 problem/);

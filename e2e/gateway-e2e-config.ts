@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from './harness.js';
+import { REPO_ROOT, startDaemon, type DaemonHandle } from './harness.js';
 
 export const PROBE_SECRET = 'e2e-s3cret-basic';
 
@@ -87,4 +87,13 @@ export function changed(before: string, after: string): string {
 export async function stopProbe(copy: GatewayConfigCopy): Promise<void> {
   copy.probeServer.closeAllConnections();
   await new Promise((resolve) => copy.probeServer.close(resolve));
+}
+
+/** A daemon serving a fresh configuration copy; both are disposed by `cleanups` (run them after each test). */
+export async function daemonOnConfigCopy(cleanups: Array<() => unknown>): Promise<{ daemon: DaemonHandle; copy: GatewayConfigCopy }> {
+  const copy = await gatewayConfigCopy();
+  cleanups.push(() => copy.dispose());
+  const daemon = await startDaemon({ args: copy.args });
+  cleanups.push(() => daemon.dispose());
+  return { daemon, copy };
 }

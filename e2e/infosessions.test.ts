@@ -188,7 +188,7 @@ describe('infosessions CSV hot reload', () => {
     writeFileSync(csv, `${HEADER}1,"Unclosed quote,2026-01-05,11:30,13:30,,,DC,1301,,,\n`);
     await waitUntil(async () => (await control<{ sessions: { error: unknown } }>('infosessions.source')).sessions.error !== null, 3000, () => 'error not reported');
     const source = await control<{ sessions: { error: { message: string }; rows: number } }>('infosessions.source');
-    expect(source.sessions.error.message).toBe('line 2: a quoted field is never closed (missing ")');
+    expect(source.sessions.error.message).toBe('line 2, column 3: a quoted field is never closed (missing ")');
     expect(source.sessions.rows).toBe(363);
     expect(await employers()).toHaveLength(363);
     expect(daemon.logs()).toMatch(/still serving the previous 363 sessions/);

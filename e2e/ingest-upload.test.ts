@@ -1,6 +1,10 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from '../daemon/src/ingest/testing/https-receiver.js';
 import { serviceSignature } from '../daemon/src/ingest/signing.js';
+import { sendStreamedUpload } from '../daemon/src/ingest/testing/multipart-upload.js';
+import { SqliteStore } from '../daemon/src/store/sqlite-store.js';
 import { startDaemon, waitUntil, type DaemonHandle } from './harness.js';
 import { tenantCall } from './ingest-api.js';
 
@@ -88,5 +92,66 @@ describe('ingest jobs through the running daemon', () => {
     expect(job).toMatchObject({ status: 'FAILED', result_json: { error: 'bad.csv: row 2 has 1 fields; the header has 2' } });
     const got = await callbackFor(job.ingest_job_id);
     expect(got.headers['x-service-event']).toBe('ingest.failed');
+  });
+});
+
+describe('uploads in the data dir across processes', () => {
+  const started: DaemonHandle[] = [];
+  afterAll(async () => {
+    for (const d of started.reverse()) await d.dispose();
+  });
+  const uploadsOf = (d: DaemonHandle): string[] => {
+    try {
+      return readdirSync(join(d.dataDir, 'uploads'));
+    } catch {
+      return [];
+    }
+  };
+
+  it('a gateway process takes the upload and an ingest-worker process sharing its data dir parses it', async () => {
+    const front = await startDaemon({ args: ['--mode', 'gateway'] });
+    started.push(front);
+    const worker = await startDaemon({ args: ['--mode', 'ingest-worker'], dataDir: front.dataDir, env: { SERVICE_INGEST_POLL_INTERVAL_S: '0.1' } });
+    started.push(worker);
+    const call = (path: string, init?: RequestInit) => tenantCall(front, path, init);
+    const ds = await call('/api/v1/datasets', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'split' }) });
+    const form = new FormData();
+    form.append('file', new Blob(['id,name\n1,Ada\n2,Brian\n3,Chen\n'], { type: 'text/csv' }), 'people.csv');
+    const created = await call(`/api/v1/datasets/${ds.body.dataset_id}/files:async`, { method: 'POST', body: form });
+    expect(created.status).toBe(202);
+    let job: any;
+    await waitUntil(async () => {
+      job = (await call(`/api/v1/ingest-jobs/${created.body.ingest_job_id}`)).body;
+      return job.status !== 'QUEUED' && job.status !== 'RUNNING';
+    }, 20_000, () => 'the ingest-worker process to finish the upload job');
+    expect(job).toMatchObject({ status: 'SUCCEEDED', result_json: { table_name: 'people', row_count: 3 } });
+  });
+
+  it('an upload cut by a crash leaves no file: the next start sweeps it, and no job exists', async () => {
+    const d = await startDaemon({ args: ['--mode', 'gateway'] });
+    started.push(d);
+    const ds = await tenantCall(d, '/api/v1/datasets', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'crash' }) });
+    const answer = await sendStreamedUpload({
+      url: `${d.servicesUrl}/api/v1/datasets/${ds.body.dataset_id}/files:async`,
+      headers: { 'X-Tenant-Id': 'acme', 'X-Workspace-Id': 'main' },
+      fileBytes: 8 * 1024 * 1024,
+      abortAfterBytes: 2 * 1024 * 1024,
+      // The daemon dies while it writes the upload.
+      beforeAbort: async () => {
+        await waitUntil(() => uploadsOf(d).some((n) => n.endsWith('.part')), 10_000, () => 'the upload to reach the disk');
+        await d.stop('SIGKILL');
+      },
+    });
+    expect(answer).toMatchObject({ aborted: true });
+    expect(uploadsOf(d).filter((n) => n.endsWith('.part'))).toHaveLength(1);
+    await d.start();
+    expect(uploadsOf(d)).toEqual([]);
+    expect(d.logs()).toMatch(/upload_files_swept .*temporary_removed=1/);
+    const store = new SqliteStore({ file: join(d.dataDir, 'portico.db') });
+    try {
+      expect(await store.get('SELECT COUNT(*) AS n FROM ingest_jobs')).toEqual({ n: 0 });
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runTui } from './run-tui.js';
-import { Capture, pipedStdin } from './test-support/capture.js';
-import { startTestDaemon, type TestDaemon } from './test-support/test-daemon.js';
+import { Capture, pipedStdin } from './testing/capture.js';
+import { startTestDaemon, type TestDaemon } from './testing/test-daemon.js';
 
 let daemon: TestDaemon | undefined;
 afterEach(async () => {

@@ -36,27 +36,47 @@ export async function waitFor(check, what, ms = 20_000) {
   }
 }
 
+/** A wrk duration (`850.00us`, `1.23ms`, `1.02s`, `2.00m`) in milliseconds; NaN when unreadable. */
+export function durationMs(text) {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(String(text));
+  if (!match) return NaN;
+  const scale = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[match[2]];
+  return Number(match[1]) * scale;
+}
+
+/** `value / reference` printed as a ratio with met / not met against `target` (at least, or at most with `atMost`). */
+export function verdict(label, value, target, { atMost = false, unit = 'x' } = {}) {
+  const met = atMost ? value <= target : value >= target;
+  const shown = unit === 'x' ? value.toFixed(3) : unit === 'ms' ? `${value.toFixed(1)} ms` : `${value} ${unit}`;
+  const wanted = unit === 'x' ? `${target}x` : unit === 'ms' ? `${target.toFixed(1)} ms` : `${target} ${unit}`;
+  return `  ${label}: ${shown} (target ${atMost ? '<=' : '>='} ${wanted}): ${met ? 'met' : 'not met'}`;
+}
+
 /** The figures of a wrk summary (run with --latency). */
 export function parseWrk(out) {
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
   const transfer = /Transfer\/sec:\s+(\S+)/.exec(out)?.[1] ?? '?';
-  const p50 = /50%\s+(\S+)/.exec(out)?.[1] ?? '?';
-  const p99 = /99%\s+(\S+)/.exec(out)?.[1] ?? '?';
+  // Anchored: the thread stats also end in percentages (`74.50%`).
+  const p50 = /^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '?';
+  const p99 = /^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? '?';
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const socketErrors = socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0;
-  return { rps, transfer, p50, p99, requests, non2xx, socketErrors };
+  return { rps, transfer, p50, p99, p50Ms: durationMs(p50), p99Ms: durationMs(p99), requests, non2xx, socketErrors };
 }
 
 /**
  * Starts wrk on `url` without blocking this process's event loop (a blocked loop would leave
  * stale keep-alive sockets in fetch's pool). `done` resolves with the parsed summary; `stop()`
- * interrupts it (wrk prints its summary on SIGINT) and resolves the same.
+ * interrupts it (wrk prints its summary on SIGINT) and resolves the same. `script` is a wrk Lua
+ * script, `scriptArgs` what its init() receives.
  */
-export function startWrk(url, { threads, connections, seconds, headers = {} }) {
+export function startWrk(url, { threads, connections, seconds, headers = {}, script = null, scriptArgs = [] }) {
   const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-  const child = spawn('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', ...headerArgs, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const scriptOptions = script === null ? [] : ['-s', script];
+  const tail = scriptArgs.length === 0 ? [] : ['--', ...scriptArgs.map(String)];
+  const child = spawn('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', ...scriptOptions, ...headerArgs, url, ...tail], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const done = new Promise((resolve) => child.on('exit', () => resolve(parseWrk(out))));

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '@portico/daemon/control';
-import { startTestDaemon, type TestDaemon } from '../test-support/test-daemon.js';
+import { startTestDaemon, type TestDaemon } from '../testing/test-daemon.js';
 import { createControlClient } from './control-client.js';
 import type { LinkState } from './control-source.js';
 
@@ -16,6 +16,15 @@ describe('control client', () => {
     const client = createControlClient({ url: daemon.url, token: daemon.token });
     const status = await client.fetchStatus();
     expect(status.components.map((c) => c.name)).toEqual(['store', 'control', 'gateway']);
+    await client.close();
+  });
+
+  it('reads config.status over HTTP, refused as failed (not unreachable) where the gateway does not run', async () => {
+    daemon = await startTestDaemon();
+    const client = createControlClient({ url: daemon.url, token: daemon.token });
+    const error = await client.fetchConfigStatus().catch((e: unknown) => e);
+    const { toControlProblem } = await import('./control-problem.js');
+    expect(toControlProblem(error)).toMatchObject({ code: 'failed', reason: expect.stringMatching(/^HTTP 412: config does not run in this daemon process/) });
     await client.close();
   });
 

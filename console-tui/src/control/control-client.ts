@@ -1,5 +1,5 @@
 import { createTRPCClient, createWSClient, httpBatchLink, wsLink, type TRPCWebSocketClient } from '@trpc/client';
-import type { AppRouter, DaemonEvent, SystemStatus } from '@portico/daemon/control';
+import type { AppRouter, ConfigStatus, DaemonEvent, SystemStatus } from '@portico/daemon/control';
 import WebSocket from 'ws';
 import { toControlProblem } from './control-problem.js';
 import type { ControlSource, EventObserver, LinkState } from './control-source.js';
@@ -73,6 +73,9 @@ export function createControlClient({ url, token, retryDelayMs = defaultRetryDel
     },
     fetchStatus(signal?: AbortSignal): Promise<SystemStatus> {
       return http.system.status.query(undefined, signal ? { signal } : {});
+    },
+    fetchConfigStatus(signal?: AbortSignal): Promise<ConfigStatus> {
+      return http.config.status.query(undefined, signal ? { signal } : {});
     },
     subscribeEvents(fromEventId: string | null, observer: EventObserver): () => void {
       const subscription = live().client.system.events.subscribe(fromEventId ? { lastEventId: fromEventId } : undefined, {

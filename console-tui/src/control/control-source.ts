@@ -1,5 +1,5 @@
 import type { TRPCClient } from '@trpc/client';
-import type { AppRouter, DaemonEvent, SystemStatus } from '@portico/daemon/control';
+import type { AppRouter, ConfigStatus, DaemonEvent, SystemStatus } from '@portico/daemon/control';
 import type { ControlProblem } from './control-problem.js';
 import type { ControlEndpoints } from './endpoints.js';
 
@@ -21,6 +21,8 @@ export type ControlApi = TRPCClient<AppRouter>;
 export interface ControlSource {
   readonly endpoints: ControlEndpoints;
   fetchStatus(signal?: AbortSignal): Promise<SystemStatus>;
+  /** `config.status`: the serving files and the last reload (rejects when the gateway does not run in that process). */
+  fetchConfigStatus(signal?: AbortSignal): Promise<ConfigStatus>;
   /** Daemon events from `fromEventId` on (null: live only); resumes by itself after a reconnect. */
   subscribeEvents(fromEventId: string | null, observer: EventObserver): () => void;
   watchLink(listener: (state: LinkState) => void): () => void;

@@ -65,3 +65,31 @@ export function wrapLines(text: string, width: number, maxLines: number): string
   if (rest.length > 0) lines[lines.length - 1] = truncate(`${lines[lines.length - 1] ?? ''} ${rest.join('')}`, width);
   return lines;
 }
+
+/**
+ * Every line of `text` wrapped at spaces to `width` cells, nothing cut: a word longer than a
+ * line (a URL) is split across lines. Blank lines and the spaces between words are kept. For
+ * panes that scroll.
+ */
+export function wrapText(text: string, width: number): string[] {
+  const room = Math.max(1, width);
+  const lines: string[] = [];
+  for (const paragraph of text.replace(/\r\n?/g, '\n').split('\n')) {
+    let line = '';
+    for (const [, gap = '', word = ''] of printable(paragraph).matchAll(/( *)([^ ]+)/g)) {
+      if (line !== '' && cellWidth(line) + gap.length + cellWidth(word) <= room) {
+        line += gap + word;
+        continue;
+      }
+      if (line !== '') lines.push(line);
+      let rest = Array.from(word);
+      while (rest.length > room) {
+        lines.push(rest.slice(0, room).join(''));
+        rest = rest.slice(room);
+      }
+      line = rest.join('');
+    }
+    lines.push(line);
+  }
+  return lines;
+}

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { controlEndpoints } from '../control/endpoints.js';
-import { formatClockOrDate, formatDuration } from './duration.js';
-import { fit, truncate, wrapWords } from './fit.js';
+import { fit, truncate, wrapText, wrapWords } from './fit.js';
 
 describe('text fitting', () => {
   it('cuts with … and pads to the exact width', () => {
@@ -19,16 +18,6 @@ describe('text fitting', () => {
     expect(wrapWords('a https://example.com/very/long/path b', 10)).toEqual(['a', 'https://e…', 'b']);
   });
 
-  it('writes a time of today as HH:MM:SS and one of another day with its date', () => {
-    const now = new Date(2026, 4, 7, 9, 30).getTime();
-    expect(formatClockOrDate(new Date(2026, 4, 7, 0, 0, 5).toISOString(), now)).toBe('00:00:05');
-    expect(formatClockOrDate(new Date(2026, 4, 6, 23, 59, 59).toISOString(), now)).toBe('2026-05-06 23:59:59');
-    expect(formatClockOrDate('not a time', now)).toBe('not a time');
-  });
-
-  it('writes durations compactly', () => {
-    expect([42, 303, 7_620, 273_600].map(formatDuration)).toEqual(['42s', '5m 03s', '2h 07m', '3d 04h']);
-  });
 });
 
 describe('control endpoints', () => {
@@ -37,5 +26,14 @@ describe('control endpoints', () => {
     expect(controlEndpoints('127.0.0.1:9901/trpc/').wsUrl).toBe('ws://127.0.0.1:9901/trpc');
     expect(controlEndpoints('https://ops.example/portico').wsUrl).toBe('wss://ops.example/portico/trpc');
     expect(() => controlEndpoints('ftp://x')).toThrow(/must be http/);
+  });
+});
+
+describe('wrapText', () => {
+  it('wraps every word to the width, keeping the spacing between words and splitting a word longer than a line', () => {
+    expect(wrapText('Google  #1 at the campus', 12)).toEqual(['Google  #1', 'at the', 'campus']);
+    expect(wrapText('see https://example.com/a/long/path now', 10)).toEqual(['see', 'https://ex', 'ample.com/', 'a/long/pat', 'h now']);
+    expect(wrapText('one\n\ntwo', 10)).toEqual(['one', '', 'two']);
+    expect(wrapText('', 10)).toEqual(['']);
   });
 });

@@ -1,5 +1,5 @@
 import type { ComponentStatus, SystemStatus } from '@portico/daemon/control';
-import { formatDuration, secondsSince } from './duration.js';
+import { formatClockOrDate, formatDuration, secondsSince } from './duration.js';
 import { componentLabel, labelText, type Label } from './state-label.js';
 
 export interface ComponentRow {
@@ -24,12 +24,12 @@ export function storeText(store: SystemStatus['store']): string {
 }
 
 /** The daemon facts as label/value pairs, shared by the text output and the status view. */
-export function daemonFacts(status: SystemStatus, uptimeSeconds: number): Array<[string, string]> {
+export function daemonFacts(status: SystemStatus, uptimeSeconds: number, nowMs: number): Array<[string, string]> {
   return [
     ['version', status.version],
     ['mode', status.mode],
     ['pid', String(status.pid)],
-    ['uptime', `${formatDuration(uptimeSeconds)} (since ${status.startedAt})`],
+    ['uptime', `${formatDuration(uptimeSeconds)} (since ${formatClockOrDate(status.startedAt, nowMs)})`],
     ['store', storeText(status.store)],
     ['boot', status.bootId],
   ];
@@ -38,7 +38,7 @@ export function daemonFacts(status: SystemStatus, uptimeSeconds: number): Array<
 /** Plain status for a pipe or a log: no colour, no truncation, one component per line. */
 export function formatStatusText(status: SystemStatus, { url, nowMs }: { url: string; nowMs: number }): string {
   const lines = [`Portico daemon at ${url}`];
-  for (const [name, value] of daemonFacts(status, status.uptimeSeconds)) lines.push(`  ${name.padEnd(8)} ${value}`);
+  for (const [name, value] of daemonFacts(status, status.uptimeSeconds, nowMs)) lines.push(`  ${name.padEnd(8)} ${value}`);
   lines.push('');
   const rows = componentRows(status.components, nowMs);
   const nameWidth = Math.max(9, ...rows.map((r) => r.name.length));

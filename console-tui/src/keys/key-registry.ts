@@ -9,6 +9,8 @@ export interface KeyBinding {
   description: string;
   /** Short word for the bottom hint line; without one the binding shows in the help only. */
   hint?: string;
+  /** Asks the daemon to change something (reload, reset, cancel, create, revoke): refused while disconnected. */
+  daemonAction?: boolean;
   run(): void;
 }
 
@@ -141,16 +143,25 @@ export class KeyRegistry {
 
   /** Runs the binding for a key press, the innermost scope first; false when nothing took it. */
   dispatch(name: string): boolean {
+    const binding = this.resolve(name);
+    binding?.run();
+    return binding !== undefined;
+  }
+
+  /** True while a prompt holds the keyboard (keys go to it, not to the bindings). */
+  get capturing(): boolean {
+    return this.#captor !== null;
+  }
+
+  /** The binding `dispatch(name)` would run: the innermost active scope's. */
+  resolve(name: string): KeyBinding | undefined {
     const ordered = [...this.#scopes.filter((s) => s.id !== GLOBAL_SCOPE).reverse(), ...this.#scopes.filter((s) => s.id === GLOBAL_SCOPE)];
     for (const scope of ordered) {
       if (scope.state === 'listed') continue;
       const binding = scope.bindings.find((b) => b.keys.includes(name));
-      if (binding) {
-        binding.run();
-        return true;
-      }
+      if (binding) return binding;
     }
-    return false;
+    return undefined;
   }
 
   /** Scopes are re-registered on every render with fresh closures; only a visible change notifies. */

@@ -4,8 +4,8 @@ import { createControlClient } from '../control/control-client.js';
 import type { ControlSource } from '../control/control-source.js';
 import { runTui } from '../run-tui.js';
 import { App } from '../shell/app.js';
-import { FakeStdin, FakeStdout, KEYS, renderInTerminal, type TestTerminal } from '../test-support/terminal.js';
-import { startTestDaemon, type TestDaemon } from '../test-support/test-daemon.js';
+import { FakeStdin, FakeStdout, KEYS, renderInTerminal, type TestTerminal } from '../testing/terminal.js';
+import { startTestDaemon, type TestDaemon } from '../testing/test-daemon.js';
 import { LiveStore } from './live-store.js';
 
 const cleanups: Array<() => unknown> = [];

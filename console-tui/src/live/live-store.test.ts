@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeSource } from '../test-support/fake-source.js';
+import { FakeSource, sampleConfigStatus, sampleReload } from '../testing/fake-source.js';
 import { LiveStore } from './live-store.js';
 
 const stores: LiveStore[] = [];
@@ -7,12 +7,18 @@ afterEach(() => {
   for (const s of stores.splice(0)) s.stop();
 });
 
-function start(options: ConstructorParameters<typeof LiveStore>[2] = {}): { source: FakeSource; store: LiveStore } {
-  const source = new FakeSource();
+function start(options: ConstructorParameters<typeof LiveStore>[2] = {}, source = new FakeSource()): { source: FakeSource; store: LiveStore } {
   const store = new LiveStore(source, source.status, options);
   stores.push(store);
   store.start();
   return { source, store };
+}
+
+/** A daemon whose last config reload was rejected. */
+function withRejectedSave(): FakeSource {
+  const source = new FakeSource();
+  source.configStatus = sampleConfigStatus(sampleReload('rejected'));
+  return source;
 }
 
 describe('LiveStore', () => {
@@ -66,5 +72,54 @@ describe('LiveStore', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(source.fromEventIds).toHaveLength(1);
     expect(store.getState().connection).toBe('refused');
+  });
+
+  it('keeps the moment the link dropped through the retries, and forgets it when the link is back', () => {
+    let now = 1_000;
+    const { source, store } = start({ now: () => now });
+    source.setLink({ kind: 'open' });
+    expect(store.getState().disconnectedAt).toBeNull();
+    source.setLink({ kind: 'lost', problem: { code: 'unreachable', reason: 'connection refused' } });
+    now = 5_000;
+    source.setLink({ kind: 'connecting' });
+    source.setLink({ kind: 'lost', problem: { code: 'unreachable', reason: 'connection refused' } });
+    expect(store.getState()).toMatchObject({ connection: 'disconnected', disconnectedAt: 1_000 });
+    source.setLink({ kind: 'open' });
+    expect(store.getState()).toMatchObject({ connection: 'connected', disconnectedAt: null });
+  });
+
+  it('shows a rejected save from config.status at start, until a reload applies', async () => {
+    const { source, store } = start({}, withRejectedSave());
+    await expect.poll(() => store.getState().rejectedReload?.result).toBe('rejected');
+    source.configStatus = sampleConfigStatus(sampleReload('applied'));
+    source.emit({ type: 'config.reloaded', message: 'gateway config reload (file) applied in 3 ms: unchanged' });
+    await expect.poll(() => store.getState().rejectedReload).toBeNull();
+    source.configStatus = sampleConfigStatus(sampleReload('failed'));
+    source.emit({ type: 'config.reloaded', level: 'error', message: 'gateway config reload (file) failed' });
+    await expect.poll(() => store.getState().rejectedReload?.error).toBe('listen EADDRINUSE 0.0.0.0:8080');
+  });
+
+  it('keeps a rejected save on screen while the daemon is unreachable, and shows none where the gateway does not run', async () => {
+    const { source, store } = start({}, withRejectedSave());
+    await expect.poll(() => store.getState().rejectedReload).not.toBeNull();
+    source.fetchConfigStatus = () => Promise.reject(Object.assign(new Error('fetch failed'), { cause: { code: 'ECONNREFUSED' } }));
+    await store.refreshConfig();
+    expect(store.getState().rejectedReload).not.toBeNull();
+    source.fetchConfigStatus = FakeSource.prototype.fetchConfigStatus;
+    source.configStatus = null;
+    await store.refreshConfig();
+    expect(store.getState().rejectedReload).toBeNull();
+  });
+
+  it('reads config.status again after a reconnect, and folds a burst of reload events into at most two reads', async () => {
+    const { source } = start();
+    await expect.poll(() => source.configReads).toBe(1);
+    source.setLink({ kind: 'open' });
+    source.setLink({ kind: 'lost', problem: null });
+    source.setLink({ kind: 'open' });
+    await expect.poll(() => source.configReads).toBe(2);
+    for (let i = 0; i < 10; i++) source.emit({ type: 'config.reloaded', message: `reload ${i}` });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(source.configReads).toBeLessThanOrEqual(4);
   });
 });

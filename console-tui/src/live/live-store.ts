@@ -1,5 +1,5 @@
-import type { ComponentStatus, DaemonEvent, SystemStatus } from '@portico/daemon/control';
-import type { ControlProblem } from '../control/control-problem.js';
+import type { ComponentStatus, DaemonEvent, ReloadRecord, SystemStatus } from '@portico/daemon/control';
+import { toControlProblem, type ControlProblem } from '../control/control-problem.js';
 import type { ControlSource, LinkState } from '../control/control-source.js';
 
 export type Connection = 'connecting' | 'connected' | 'disconnected' | 'refused';
@@ -13,6 +13,10 @@ export interface LiveState {
   statusReadAt: number;
   /** Oldest first, at most `maxEvents`. */
   events: readonly DaemonEvent[];
+  /** Local clock (ms) when the link dropped: what is on screen is as of then. Null while connected. */
+  disconnectedAt: number | null;
+  /** The last config reload when it did not apply (a rejected save), until a reload applies; null otherwise or without a gateway. */
+  rejectedReload: ReloadRecord | null;
 }
 
 export interface LiveStoreOptions {
@@ -37,12 +41,14 @@ export class LiveStore {
   #lastEventId: string | null;
   #wasOpen = false;
   #refreshing = false;
+  #configRead: Promise<void> | null = null;
+  #configAgain = false;
   #stopped = false;
 
   constructor(source: ControlSource, initialStatus: SystemStatus, options: LiveStoreOptions = {}) {
     this.#source = source;
     this.#options = { maxEvents: 1000, refreshMs: 10_000, resubscribeMs: 2_000, now: Date.now, ...options };
-    this.#state = { connection: 'connecting', problem: null, status: initialStatus, statusReadAt: this.#options.now(), events: [] };
+    this.#state = { connection: 'connecting', problem: null, status: initialStatus, statusReadAt: this.#options.now(), events: [], disconnectedAt: null, rejectedReload: null };
     // `<boot>:0` asks for everything the daemon still buffers, so the events view starts with history.
     this.#lastEventId = `${initialStatus.bootId}:0`;
   }
@@ -57,6 +63,7 @@ export class LiveStore {
   start(): void {
     this.#stops.push(this.#source.watchLink((link) => this.#onLink(link)));
     this.#subscribeEvents();
+    void this.refreshConfig();
     const timer = setInterval(() => {
       if (this.#state.connection === 'connected') void this.refresh();
     }, this.#options.refreshMs);
@@ -83,6 +90,43 @@ export class LiveStore {
     }
   }
 
+  /**
+   * Re-reads `config.status` for a save that did not apply; calls while a read is under way fold
+   * into one more read after it (a replayed backlog of reload events costs two reads, not ten).
+   */
+  refreshConfig(): Promise<void> {
+    if (this.#configRead) {
+      this.#configAgain = true;
+      return this.#configRead;
+    }
+    this.#configRead = (async () => {
+      try {
+        do {
+          this.#configAgain = false;
+          await this.#readConfig();
+        } while (this.#configAgain && !this.#stopped);
+      } finally {
+        this.#configRead = null;
+      }
+    })();
+    return this.#configRead;
+  }
+
+  /** Unreachable: keeps what is shown (the link state says why); any other refusal (no gateway in that process): nothing to show. */
+  async #readConfig(): Promise<void> {
+    if (this.#stopped) return;
+    let rejectedReload: ReloadRecord | null;
+    try {
+      const { last } = await this.#source.fetchConfigStatus(AbortSignal.timeout(5_000));
+      rejectedReload = last && last.result !== 'applied' ? last : null;
+    } catch (error) {
+      const { code } = toControlProblem(error);
+      if (code === 'unreachable' || code === 'timeout') return;
+      rejectedReload = null;
+    }
+    if (!this.#stopped) this.#set({ rejectedReload });
+  }
+
   #subscribeEvents(): void {
     if (this.#stopped) return;
     let unsubscribe: () => void = () => {};
@@ -104,20 +148,29 @@ export class LiveStore {
       case 'open': {
         const reconnected = this.#wasOpen;
         this.#wasOpen = true;
-        this.#set({ connection: 'connected', problem: null });
-        if (reconnected) void this.refresh();
+        this.#set({ connection: 'connected', problem: null, disconnectedAt: null });
+        if (reconnected) {
+          void this.refresh();
+          void this.refreshConfig();
+        }
         return;
       }
       case 'connecting':
-        this.#set({ connection: this.#wasOpen ? 'disconnected' : 'connecting', problem: null });
+        if (this.#wasOpen) this.#set({ connection: 'disconnected', problem: null, disconnectedAt: this.#droppedAt() });
+        else this.#set({ connection: 'connecting', problem: null });
         return;
       case 'lost':
-        this.#set({ connection: 'disconnected', problem: link.problem });
+        this.#set({ connection: 'disconnected', problem: link.problem, disconnectedAt: this.#droppedAt() });
         return;
       case 'refused':
-        this.#set({ connection: 'refused', problem: link.problem });
+        this.#set({ connection: 'refused', problem: link.problem, disconnectedAt: this.#droppedAt() });
         return;
     }
+  }
+
+  /** When the link dropped: kept through the retries, so "last update" does not creep forward. */
+  #droppedAt(): number {
+    return this.#state.disconnectedAt ?? this.#options.now();
   }
 
   #onEvent(event: DaemonEvent): void {
@@ -130,6 +183,7 @@ export class LiveStore {
     const status = event.component && isCurrentBoot(event, current) && isAfter(event.id, current.lastEventId) ? withComponent(current, event.component) : current;
     this.#set({ events, status });
     if (event.type === 'daemon.started' || !isCurrentBoot(event, status)) void this.refresh();
+    if (event.type === 'config.reloaded' || event.type === 'daemon.started') void this.refreshConfig();
   }
 
   #set(patch: Partial<LiveState>): void {

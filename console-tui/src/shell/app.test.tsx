@@ -1,10 +1,14 @@
+import { useState, type ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LiveStore } from '../live/live-store.js';
-import { FakeSource } from '../test-support/fake-source.js';
-import { KEYS, renderInTerminal, type TestTerminal } from '../test-support/terminal.js';
+import { useKeyScope } from '../keys/use-keys.js';
+import { LiveStore, type LiveStoreOptions } from '../live/live-store.js';
+import { FakeSource, sampleConfigStatus, sampleReload } from '../testing/fake-source.js';
+import { KEYS, renderInTerminal, type TestTerminal } from '../testing/terminal.js';
 import { eventsView } from '../views/events-view.js';
 import { statusView } from '../views/status-view.js';
+import type { ViewDefinition, ViewProps } from '../views/view.js';
 import { App } from './app.js';
+import { Line } from './line.js';
 import { helpLines } from './help-panel.js';
 
 // The shell's own behaviour, on a fixed set of views (area views come and go).
@@ -18,14 +22,22 @@ afterEach(() => {
   term = undefined;
 });
 
-function start(size: { columns?: number; rows?: number } = {}): { source: FakeSource; term: TestTerminal } {
-  const source = new FakeSource();
-  store = new LiveStore(source, source.status);
+function start(size: { columns?: number; rows?: number } = {}, { views = SHELL_VIEWS, source = new FakeSource(), options = {} }: { views?: readonly ViewDefinition[]; source?: FakeSource; options?: LiveStoreOptions } = {}): { source: FakeSource; term: TestTerminal } {
+  store = new LiveStore(source, source.status, options);
   store.start();
   source.setLink({ kind: 'open' });
-  term = renderInTerminal(<App store={store} source={source} views={SHELL_VIEWS} color={false} flashMs={60_000} />, size);
+  term = renderInTerminal(<App store={store} source={source} views={views} color={false} flashMs={60_000} />, size);
   return { source, term };
 }
+
+/** A view that shows the clock it is given and has one key that would ask the daemon to act. */
+function ProbeView({ nowMs, width, keyState }: ViewProps): ReactNode {
+  const [acted, setActed] = useState(0);
+  useKeyScope('probe', 'Probe', [{ keys: ['x'], description: 'ask the daemon to do something', hint: 'act', daemonAction: true, run: () => setActed((n) => n + 1) }], keyState);
+  return <Line width={width} text={`clock ${nowMs} · acted ${acted}`} />;
+}
+const probeView: ViewDefinition = { id: 'probe', title: 'probe', aliases: [], description: 'probe', Component: ProbeView };
+const configProbe: ViewDefinition = { id: 'config', title: 'config', aliases: [], description: 'config', Component: ({ width }) => <Line width={width} text="CONFIG PROBE" /> };
 
 function expectFits(t: TestTerminal, columns: number, rows: number): void {
   const screen = t.screen();
@@ -96,7 +108,7 @@ describe('console shell', () => {
   it('lists the current view’s own keys in the help and the hint line', async () => {
     const { term } = start();
     await term.press(':', ...'events', KEYS.enter);
-    expect(hintLine(term)).toBe(' ? help  : command  q quit  ↓/j scroll  End/G follow');
+    expect(hintLine(term)).toBe(' ? help  : command  q quit  ↓/j scroll  End/G follow  l level  t type');
     await term.press('?');
     expect(term.text()).toContain('Events keys');
     expect(term.text()).toMatch(/End\/G\s+jump to the newest and follow new events/);
@@ -128,7 +140,9 @@ describe('console shell', () => {
   it('says so for an unknown command and cancels with Esc', async () => {
     const { term } = start();
     await term.press(':', ...'nope', KEYS.enter);
-    expect(hintLine(term)).toContain('unknown command "nope"; views: status, events');
+    expect(hintLine(term)).toContain("unknown command 'nope'; views: status, events");
+    await term.press(':', ...'evnets', KEYS.enter);
+    expect(hintLine(term)).toBe(" unknown command 'evnets'; did you mean 'events'?");
     expect(term.screen()[1]).toContain('[status]');
     await term.press(':', 'x', KEYS.escape);
     expect(hintLine(term)).toBe(' ? help  : command  q quit');
@@ -187,11 +201,11 @@ describe('console shell', () => {
     expectFits(term, 80, 24);
   });
 
-  it('says disconnected — reconnecting… when the link drops, and reads the status again when it is back', async () => {
-    const { source, term } = start();
+  it('says disconnected — reconnecting… and how old the screen is when the link drops, and reads the status again when it is back', async () => {
+    const { source, term } = start({ columns: 120, rows: 30 });
     source.setLink({ kind: 'lost', problem: { code: 'unreachable', reason: 'connection refused' } });
     await new Promise((r) => setTimeout(r, 30));
-    expect(term.screen()[0]).toContain('✗ disconnected — reconnecting… (connection refused)');
+    expect(term.screen()[0]).toMatch(/✗ disconnected — reconnecting… · stale — last update \d\d:\d\d:\d\d \(connection refused\)  http/);
     const reads = source.statusReads;
     source.status = { ...source.status, version: '0.2.0' };
     source.setLink({ kind: 'open' });
@@ -199,5 +213,58 @@ describe('console shell', () => {
     expect(term.screen()[0]).toContain('● connected');
     expect(source.statusReads).toBe(reads + 1);
     expect(term.text()).toContain('version  0.2.0');
+  });
+
+  it('stops the clock the views count on while disconnected, and runs it again when the link is back', async () => {
+    const { source, term } = start({}, { views: [probeView], options: { now: () => 1_000 } });
+    expect(term.screen()[2]).toMatch(/^clock \d{13} · acted 0/);
+    source.setLink({ kind: 'lost', problem: null });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(term.screen()[2]).toMatch(/^clock 1000 · acted 0/);
+    source.setLink({ kind: 'open' });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(term.screen()[2]).toMatch(/^clock \d{13} · acted 0/);
+  });
+
+  it('turns the daemon’s actions off while disconnected: left out of the hints, refused with the reason, back with the link', async () => {
+    const { source, term } = start({}, { views: [probeView] });
+    expect(hintLine(term)).toBe(' ? help  : command  q quit  x act');
+    await term.press('x');
+    expect(term.screen()[2]).toContain('acted 1');
+    source.setLink({ kind: 'lost', problem: null });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(hintLine(term)).toBe(' ✗ actions off while disconnected · ? help  : command  q quit');
+    await term.press('x');
+    expect(term.screen()[2]).toContain('acted 1');
+    expect(hintLine(term)).toBe(' x act: off while disconnected; it works again once the daemon is back');
+    await term.press('?');
+    expect(term.text()).toMatch(/x\s+ask the daemon to do something \(actions off while disconnected\)/);
+    await term.press(KEYS.escape);
+    source.setLink({ kind: 'open' });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(hintLine(term)).toBe(' ? help  : command  q quit  x act');
+    await term.press('x');
+    expect(term.screen()[2]).toContain('acted 2');
+  });
+
+  it('shows a rejected config save on every view until a reload applies; ! opens the Config view', async () => {
+    const source = new FakeSource();
+    source.configStatus = sampleConfigStatus(sampleReload('rejected'));
+    const { term } = start({}, { views: [statusView, eventsView, configProbe], source });
+    await expect.poll(() => term.screen()[2]).toMatch(/^ ✗ config rejected: portico\.hcl:9[:,]7:? Unsupported argument · ! open Config$/);
+    expectFits(term, 80, 24);
+    expect(term.text()).toContain('COMPONENTS');
+    await term.press(KEYS.tab);
+    expect(term.screen()[1]).toContain('[events]');
+    expect(term.screen()[2]).toContain('✗ config rejected');
+    await term.press('!');
+    expect(term.screen()[1]).toContain('[config]');
+    expect(term.screen()[2]).toMatch(/✗ config rejected: .*Unsupported argument · \d\d:\d\d:\d\d$/);
+    expect(term.screen()[3]).toBe('CONFIG PROBE');
+    source.configStatus = sampleConfigStatus(sampleReload('applied'));
+    source.emit({ type: 'config.reloaded', message: 'gateway config reload (file) applied in 3 ms: unchanged' });
+    await expect.poll(() => term.screen()[2]).toBe('CONFIG PROBE');
+    expect(term.text()).not.toContain('config rejected');
+    expectFits(term, 80, 24);
   });
 });

@@ -1,11 +1,13 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Box, useApp, useInput } from 'ink';
 import type { ControlSource } from '../control/control-source.js';
-import { GLOBAL_SCOPE, KeyRegistry, keyNames, type KeyScopeState } from '../keys/key-registry.js';
+import { tooSmallLines } from '../format/too-small-text.js';
+import { GLOBAL_SCOPE, KeyRegistry, keyLabel, keyNames, type KeyScopeState } from '../keys/key-registry.js';
 import { KeyRegistryContext, useKeyRegistry, useKeyScope, useKeyScopes } from '../keys/use-keys.js';
+import { actionsOff, screenClock } from '../live/freshness.js';
 import type { LiveStore } from '../live/live-store.js';
 import { VIEWS } from '../views/view-registry.js';
-import type { ViewDefinition } from '../views/view.js';
+import type { ViewDefinition, ViewFocus } from '../views/view.js';
 import { editCommand } from './command-edit.js';
 import { CommandLine } from './command-line.js';
 import { runCommand } from './commands.js';
@@ -13,6 +15,7 @@ import { Header, TabBar } from './header.js';
 import { HelpPanel } from './help-panel.js';
 import { HintLine } from './hint-line.js';
 import { Line } from './line.js';
+import { RejectedSaveLine } from './rejected-save-line.js';
 import { ThemeProvider } from './theme.js';
 import { useNow } from './use-now.js';
 import { useTerminalSize } from './use-terminal-size.js';
@@ -30,6 +33,8 @@ type Mode = 'normal' | 'help';
 
 const MIN_COLUMNS = 20;
 const MIN_ROWS = 6;
+/** The view the rejected-save line leads to (`!`). */
+const CONFIG_VIEW = 'config';
 
 export function App({ color = true, ...props }: AppProps): ReactNode {
   const registry = useMemo(() => new KeyRegistry(), []);
@@ -50,7 +55,20 @@ function Shell({ store, source, views = VIEWS, flashMs = 4_000 }: Omit<AppProps,
   const { columns, rows } = useTerminalSize();
   const live = useSyncExternalStore(store.subscribe, store.getState);
   const nowMs = useNow(1_000);
+  // While the link is down the screen is a snapshot: views count on the clock stopped at that moment.
+  const viewNow = screenClock(live, nowMs);
+  const off = actionsOff(live);
+  const rejected = live.rejectedReload;
+  const hasConfigView = views.some((v) => v.id === CONFIG_VIEW);
   const [viewId, setViewId] = useState(views[0]?.id ?? '');
+  // One view asking another to show an item (the Jobs view's `d` opens the job's delivery).
+  const [focus, setFocus] = useState<(ViewFocus & { view: string }) | null>(null);
+  const openView = (id: string, target?: string): void => {
+    if (!views.some((v) => v.id === id)) return;
+    setMode('normal');
+    setViewId(id);
+    if (target !== undefined) setFocus((f) => ({ view: id, target, seq: (f?.seq ?? 0) + 1 }));
+  };
   const [mode, setMode] = useState<Mode>('normal');
   const [flash, setFlash] = useState<string | null>(null);
   // The `:` prompt's text, null when closed. Mirrored in a ref so the keys typed after `:` in the
@@ -81,13 +99,18 @@ function Shell({ store, source, views = VIEWS, flashMs = 4_000 }: Omit<AppProps,
     { keys: ['shift+tab'], description: 'previous view', run: () => cycle(-1) },
     { keys: ['r'], description: 're-read the daemon status now', run: () => void store.refresh() },
     { keys: ['q', 'ctrl+c'], label: 'q', description: 'quit (also Ctrl+C)', hint: 'quit', run: () => exit() },
+    ...(rejected && hasConfigView
+      ? [{ keys: ['!'], description: 'open the Config view: the last config save was rejected', run: () => openView(CONFIG_VIEW) }]
+      : []),
   ]);
 
   // One key: to the `:` prompt when open, else the key registry (which a view's open prompt may capture).
   const onKey = (name: string): void => {
     const text = commandRef.current;
     if (text === null) {
-      registry.press(name);
+      const binding = registry.capturing ? undefined : registry.resolve(name);
+      if (binding?.daemonAction && off) setFlash(`${keyLabel(binding)}${binding.hint ? ` ${binding.hint}` : ''}: ${off.long}`);
+      else registry.press(name);
       return;
     }
     const edit = editCommand(views, text, name);
@@ -130,17 +153,20 @@ function Shell({ store, source, views = VIEWS, flashMs = 4_000 }: Omit<AppProps,
 
   if (columns < MIN_COLUMNS || rows < MIN_ROWS) {
     return (
-      <Box width={columns} height={Math.max(1, rows)}>
-        <Line width={columns} text={`Portico: terminal too small (${columns}x${rows}); need ${MIN_COLUMNS}x${MIN_ROWS}. q quits.`} />
+      <Box flexDirection="column" width={columns} height={Math.max(1, rows)}>
+        {tooSmallLines(columns, rows, { columns: MIN_COLUMNS, rows: MIN_ROWS }).map((text, i) => (
+          <Line key={i} width={columns} text={text} />
+        ))}
       </Box>
     );
   }
 
-  const bodyHeight = rows - 3;
+  const bodyHeight = rows - 3 - (rejected ? 1 : 0);
   return (
     <Box flexDirection="column" width={columns} height={rows}>
-      <Header live={live} url={source.endpoints.display} />
+      <Header live={live} url={source.endpoints.display} nowMs={nowMs} />
       <TabBar views={views} currentId={viewId} width={columns} />
+      {rejected ? <RejectedSaveLine record={rejected} nowMs={nowMs} width={columns} keyHint={hasConfigView && viewId !== CONFIG_VIEW ? '! open Config' : null} /> : null}
       <Box flexDirection="column" width={columns} height={bodyHeight} overflow="hidden">
         {views.map((view) => {
           const current = view.id === viewId;
@@ -148,18 +174,18 @@ function Shell({ store, source, views = VIEWS, flashMs = 4_000 }: Omit<AppProps,
           const visible = current && mode !== 'help';
           return (
             <Box key={view.id} display={visible ? 'flex' : 'none'} flexDirection="column" width={columns} height={bodyHeight}>
-              <view.Component live={live} source={source} nowMs={nowMs} width={columns} height={bodyHeight} visible={visible} keyState={keyState} />
+              <view.Component live={live} source={source} nowMs={viewNow} width={columns} height={bodyHeight} visible={visible} keyState={keyState} openView={openView} focus={focus?.view === view.id ? focus : null} />
             </Box>
           );
         })}
-        {mode === 'help' ? <HelpPanel scopes={scopes} views={views} width={columns} height={bodyHeight} onClose={() => setMode('normal')} /> : null}
+        {mode === 'help' ? <HelpPanel scopes={scopes} views={views} width={columns} height={bodyHeight} onClose={() => setMode('normal')} actionsOff={off?.short ?? null} /> : null}
       </Box>
       {command !== null ? (
         <CommandLine views={views} text={command} width={columns} />
       ) : flash ? (
         <Line width={columns} text={` ${flash}`} />
       ) : (
-        <HintLine scopes={scopes} width={columns} />
+        <HintLine scopes={scopes} width={columns} actionsOff={off?.short ?? null} />
       )}
     </Box>
   );

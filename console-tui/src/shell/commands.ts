@@ -1,3 +1,4 @@
+import { closestName } from '../format/did-you-mean.js';
 import { findView } from '../views/view-registry.js';
 import type { ViewDefinition } from '../views/view.js';
 
@@ -18,9 +19,19 @@ export function runCommand(views: readonly ViewDefinition[], text: string): Comm
   if (builtIn) return { kind: builtIn };
   const found = findView(views, name);
   if (found.kind === 'found') return { kind: 'view', view: found.view };
-  const names = views.map((v) => v.id).join(', ');
-  if (found.kind === 'ambiguous') return { kind: 'error', message: `"${name}" could be ${found.views.map((v) => v.id).join(' or ')}; type more of it` };
-  return { kind: 'error', message: `unknown command "${name}"; views: ${names}; also help, quit` };
+  if (found.kind === 'ambiguous') return { kind: 'error', message: `'${name}' could be ${found.views.map((v) => `'${v.id}'`).join(' or ')}; type more of it` };
+  const guess = didYouMean(views, name);
+  if (guess) return { kind: 'error', message: `unknown command '${name}'; did you mean '${guess}'?` };
+  return { kind: 'error', message: `unknown command '${name}'; views: ${views.map((v) => v.id).join(', ')}; also help, quit` };
+}
+
+/** The command a mistyped one was probably meant to be, by its full name: the view (or built-in) whose id or alias is closest. */
+export function didYouMean(views: readonly ViewDefinition[], typed: string): string | null {
+  const owner = new Map<string, string>();
+  for (const v of views) for (const name of [v.id, ...v.aliases]) if (!owner.has(name)) owner.set(name, v.id);
+  for (const name of Object.keys(BUILT_INS)) if (!owner.has(name)) owner.set(name, BUILT_INS[name as keyof typeof BUILT_INS]);
+  const closest = closestName(typed, [...owner.keys()]);
+  return closest ? owner.get(closest)! : null;
 }
 
 /** Names the typed text could complete to, for Tab and the suggestions after the cursor. */

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Text } from 'ink';
 import type { Label } from '../format/state-label.js';
+import { staleText } from '../live/freshness.js';
 import type { LiveState } from '../live/live-store.js';
 import type { ViewDefinition } from '../views/view.js';
 import { Tinted } from './theme.js';
@@ -21,13 +22,17 @@ export function connectionLabel(live: Pick<LiveState, 'connection' | 'problem'>)
   }
 }
 
-export function Header({ live, url }: { live: LiveState; url: string }): ReactNode {
-  const label = connectionLabel(live);
+/** The first line: the link, and while it is down how old the screen is; then where and what the daemon is. */
+export function Header({ live, url, nowMs }: { live: LiveState; url: string; nowMs: number }): ReactNode {
+  const label = connectionLabel({ ...live, problem: null });
+  const stale = staleText(live, nowMs);
+  const why = live.problem && live.problem.code !== 'failed' ? ` (${live.problem.reason})` : '';
   return (
     <Text wrap="truncate-end">
       <Text bold> Portico </Text>
       <Tinted tone={label.tone} bold>{`${label.glyph} ${label.word}`}</Tinted>
-      {`  ${url}  v${live.status.version} · ${live.status.mode}`}
+      {stale ? <Tinted tone="busy">{` · ${stale}`}</Tinted> : null}
+      {`${why}  ${url}  v${live.status.version} · ${live.status.mode}`}
     </Text>
   );
 }
@@ -37,7 +42,7 @@ export function TabBar({ views, currentId, width }: { views: readonly ViewDefini
   const { shown, hiddenBefore, hiddenAfter } = tabWindow(views.map((v) => v.title), Math.max(0, views.findIndex((v) => v.id === currentId)), width);
   return (
     <Text wrap="truncate-end">
-      {hiddenBefore > 0 ? <Text dimColor>{`‹${hiddenBefore}`}</Text> : null}
+      {hiddenBefore > 0 ? <Text dimColor>{overflowText(hiddenBefore, 'before')}</Text> : null}
       {shown.map((i) => {
         const v = views[i]!;
         return v.id === currentId ? (
@@ -46,9 +51,15 @@ export function TabBar({ views, currentId, width }: { views: readonly ViewDefini
           <Text key={v.id}>{` ${v.title} `}</Text>
         );
       })}
-      {hiddenAfter > 0 ? <Text dimColor>{`${hiddenAfter}›`}</Text> : null}
+      {hiddenAfter > 0 ? <Text dimColor>{overflowText(hiddenAfter, 'after')}</Text> : null}
     </Text>
   );
+}
+
+/** How many tabs did not fit on one side: `‹ +2 tabs` before the shown ones, `+1 tab ›` after. */
+export function overflowText(hidden: number, side: 'before' | 'after'): string {
+  const count = `+${hidden} ${hidden === 1 ? 'tab' : 'tabs'}`;
+  return side === 'before' ? `‹ ${count}` : `${count} ›`;
 }
 
 export interface TabWindow {
@@ -60,13 +71,13 @@ export interface TabWindow {
 
 /**
  * Which tabs fit in `width` columns: all when they do, else a run around the current one
- * (which is always shown), with room for `‹N` / `N›` counts of the hidden ones.
+ * (which is always shown), with room for `‹ +2 tabs` / `+1 tab ›` counts of the hidden ones.
  */
 export function tabWindow(titles: readonly string[], current: number, width: number): TabWindow {
   const cost = (i: number): number => titles[i]!.length + (i === current ? 4 : 2);
   const all = titles.reduce((sum, _t, i) => sum + cost(i), 0);
   if (all <= width) return { shown: titles.map((_t, i) => i), hiddenBefore: 0, hiddenAfter: 0 };
-  const marker = (hidden: number): number => (hidden > 0 ? String(hidden).length + 1 : 0);
+  const marker = (hidden: number): number => (hidden > 0 ? overflowText(hidden, 'before').length : 0);
   let first = current;
   let last = current;
   let used = cost(current);

@@ -22,14 +22,14 @@ function entry(label: string, description: string, width: number, labelColumns: 
   return wrapWords(description, room).map((part, i) => ({ text: `${i === 0 ? lead : ' '.repeat(cellWidth(lead))}${part}` }));
 }
 
-/** The help's lines at `width` columns: every registered key, then the `:` commands. */
-export function helpLines(scopes: readonly KeyScope[], views: readonly ViewDefinition[], width: number): HelpLine[] {
+/** The help's lines at `width` columns: every registered key, then the `:` commands; while `actionsOff`, the daemon's actions say so. */
+export function helpLines(scopes: readonly KeyScope[], views: readonly ViewDefinition[], width: number, actionsOff: string | null = null): HelpLine[] {
   const entries: { label: string; description: string }[][] = [];
   const titles: string[] = [];
   for (const scope of scopes) {
     if (scope.bindings.length === 0) continue;
     titles.push(` ${scope.title} keys`);
-    entries.push(scope.bindings.map((b) => ({ label: keyLabel(b), description: b.description })));
+    entries.push(scope.bindings.map((b) => ({ label: keyLabel(b), description: actionsOff && b.daemonAction ? `${b.description} (${actionsOff})` : b.description })));
   }
   titles.push(' Commands (type : then the name, Enter)');
   entries.push([
@@ -48,9 +48,9 @@ export function helpLines(scopes: readonly KeyScope[], views: readonly ViewDefin
   return lines;
 }
 
-export function HelpPanel({ scopes, views, width, height, onClose }: { scopes: readonly KeyScope[]; views: readonly ViewDefinition[]; width: number; height: number; onClose: () => void }): ReactNode {
+export function HelpPanel({ scopes, views, width, height, onClose, actionsOff = null }: { scopes: readonly KeyScope[]; views: readonly ViewDefinition[]; width: number; height: number; onClose: () => void; actionsOff?: string | null }): ReactNode {
   const [top, setTop] = useState(0);
-  const lines = helpLines(scopes, views, width);
+  const lines = helpLines(scopes, views, width, actionsOff);
   const overflow = lines.length > height;
   const page = overflow ? height - 1 : height;
   const lastTop = Math.max(0, lines.length - page);

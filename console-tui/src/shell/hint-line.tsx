@@ -3,16 +3,27 @@ import { Text } from 'ink';
 import { truncate } from '../format/fit.js';
 import { keyLabel, type KeyScope } from '../keys/key-registry.js';
 
-/** `key word` pairs for every binding that has a hint, global ones first. */
-export function hintEntries(scopes: readonly KeyScope[]): Array<{ key: string; hint: string }> {
-  return scopes.filter((s) => s.state !== 'listed').flatMap((scope) => scope.bindings.flatMap((b) => (b.hint ? [{ key: keyLabel(b), hint: b.hint }] : [])));
+/** `key word` pairs for every binding that has a hint, global ones first; without the daemon's actions while they are off. */
+export function hintEntries(scopes: readonly KeyScope[], actionsOff = false): Array<{ key: string; hint: string }> {
+  return scopes
+    .filter((s) => s.state !== 'listed')
+    .flatMap((scope) => scope.bindings.flatMap((b) => (b.hint && !(actionsOff && b.daemonAction) ? [{ key: keyLabel(b), hint: b.hint }] : [])));
 }
 
-/** The bottom line: the registry's hints, cut to the width. */
-export function HintLine({ scopes, width }: { scopes: readonly KeyScope[]; width: number }): ReactNode {
-  const entries = hintEntries(scopes);
+/** The bottom line: the registry's hints, cut to the width; while `actionsOff` (`actions off while disconnected`), that first and the daemon's actions left out. */
+export function HintLine({ scopes, width, actionsOff = null }: { scopes: readonly KeyScope[]; width: number; actionsOff?: string | null }): ReactNode {
+  const entries = hintEntries(scopes, actionsOff !== null);
   let room = width;
   const parts: ReactNode[] = [];
+  if (actionsOff !== null) {
+    const text = truncate(` ✗ ${actionsOff} ·`, room);
+    room -= text.length;
+    parts.push(
+      <Text key="off" bold>
+        {text}
+      </Text>,
+    );
+  }
   for (const [i, { key, hint }] of entries.entries()) {
     const text = `${i === 0 ? ' ' : '  '}${key} ${hint}`;
     if (text.length > room) {

@@ -6,8 +6,8 @@ vi.hoisted(() => {
 });
 
 const { LiveStore } = await import('../live/live-store.js');
-const { FakeSource } = await import('../test-support/fake-source.js');
-const { renderInTerminal } = await import('../test-support/terminal.js');
+const { FakeSource } = await import('../testing/fake-source.js');
+const { renderInTerminal } = await import('../testing/terminal.js');
 const { App } = await import('./app.js');
 
 // SGR foreground/background colours: 30–37, 39–47, 49, 90–97, 100–107, 38;… and 48;…

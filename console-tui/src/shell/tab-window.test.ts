@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { tabWindow } from './header.js';
+import { overflowText, tabWindow } from './header.js';
 
 const TITLES = ['status', 'events', 'config', 'backends', 'clusters', 'infosessions', 'keys', 'jobs', 'deliveries'];
 const width = (w: ReturnType<typeof tabWindow>, current: number): number =>
-  w.shown.reduce((sum, i) => sum + TITLES[i]!.length + (i === current ? 4 : 2), 0) + (w.hiddenBefore > 0 ? String(w.hiddenBefore).length + 1 : 0) + (w.hiddenAfter > 0 ? String(w.hiddenAfter).length + 1 : 0);
+  w.shown.reduce((sum, i) => sum + TITLES[i]!.length + (i === current ? 4 : 2), 0) + (w.hiddenBefore > 0 ? overflowText(w.hiddenBefore, 'before').length : 0) + (w.hiddenAfter > 0 ? overflowText(w.hiddenAfter, 'after').length : 0);
 
 describe('tabWindow', () => {
   it('shows every tab when they fit', () => {
@@ -27,5 +27,10 @@ describe('tabWindow', () => {
     expect(w.shown.at(-1)).toBe(8);
     expect(w.hiddenAfter).toBe(0);
     expect(w.hiddenBefore).toBeGreaterThan(0);
+  });
+
+  it('says how many tabs did not fit as words: +1 tab, +2 tabs', () => {
+    expect(overflowText(1, 'after')).toBe('+1 tab ›');
+    expect(overflowText(2, 'before')).toBe('‹ +2 tabs');
   });
 });

@@ -1,34 +1,16 @@
 import type { BackendHealthChangeView, BackendState, BackendUpdate, BackendView } from '@portico/daemon/control';
-import type { Tone } from '../format/state-label.js';
-import { formatDuration, secondsSince } from '../format/duration.js';
-
-export interface StateLabel {
-  glyph: string;
-  word: string;
-  tone: Tone;
-}
-
-const STATE_LABELS: Record<BackendState, StateLabel> = {
-  healthy: { glyph: '●', word: 'healthy', tone: 'good' },
-  degraded: { glyph: '◐', word: 'degraded', tone: 'busy' },
-  unhealthy: { glyph: '✗', word: 'unhealthy', tone: 'bad' },
-  unknown: { glyph: '○', word: 'unknown', tone: 'idle' },
-};
+import { backendLabel as sharedBackendLabel, type Label } from '@portico/daemon/display';
 
 /** Green healthy, yellow degraded, red unhealthy, grey unknown; a backend without beta_health is `unchecked`. */
-export function backendLabel(b: Pick<BackendView, 'health'>): StateLabel {
-  if (!b.health.checked) return { glyph: '–', word: 'unchecked', tone: 'idle' };
-  return STATE_LABELS[b.health.state] ?? { glyph: '?', word: String(b.health.state), tone: 'plain' };
+export function backendLabel(b: Pick<BackendView, 'health'>): Label {
+  return sharedBackendLabel(b.health);
 }
 
 export function stateWord(state: BackendState): string {
-  return STATE_LABELS[state]?.word ?? state;
+  return sharedBackendLabel({ state, checked: true }).word;
 }
 
-/** `4s ago`, `2m 10s ago`, or `never`. */
-export function agoText(iso: string | null, nowMs: number): string {
-  return iso ? `${formatDuration(secondsSince(iso, nowMs))} ago` : 'never';
-}
+export { agoText } from '@portico/daemon/display';
 
 export function latencyText(ms: number | null): string {
   return ms === null ? '-' : `${Math.round(ms)} ms`;

@@ -2,20 +2,20 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApiFixture } from '../../../daemon/src/gateway/control/test-support.js';
-import type { TestTerminal } from '../test-support/terminal.js';
+import type { ApiFixture } from '../../../daemon/src/gateway/control/testing/control-api.js';
+import type { TestTerminal } from '../testing/terminal.js';
 
 // Colour support is decided when chalk loads; force it so the state colours show up in the frames.
 vi.hoisted(() => {
   process.env['FORCE_COLOR'] = '1';
 });
 
-const { startApi } = await import('../../../daemon/src/gateway/control/test-support.js');
-const { tempDir } = await import('../../../daemon/src/gateway/reload/test-support.js');
+const { startApi } = await import('../../../daemon/src/gateway/control/testing/control-api.js');
+const { tempDir } = await import('../../../daemon/src/gateway/reload/testing/config-files.js');
 const { createControlClient } = await import('../control/control-client.js');
 const { LiveStore } = await import('../live/live-store.js');
 const { App } = await import('../shell/app.js');
-const { renderInTerminal } = await import('../test-support/terminal.js');
+const { renderInTerminal } = await import('../testing/terminal.js');
 const { backendsView } = await import('./backends-view.js');
 
 const cleanups: Array<() => unknown> = [];
@@ -60,14 +60,14 @@ definitions {
 }
 `;
 
-async function consoleOn(color: boolean): Promise<{ term: TestTerminal; fixture: ApiFixture }> {
+async function consoleOn(color: boolean, config = CONFIG, size: { columns?: number; rows?: number } = {}): Promise<{ term: TestTerminal; fixture: ApiFixture }> {
   const file = join(tempDir(), 'portico.hcl');
-  writeFileSync(file, CONFIG);
+  writeFileSync(file, config);
   const fixture = await startApi([file]);
   const source = createControlClient({ url: fixture.url, token: fixture.token, retryDelayMs: () => 100 });
   const store = new LiveStore(source, await source.fetchStatus());
   store.start();
-  const term = renderInTerminal(<App store={store} source={source} views={[backendsView]} color={color} />);
+  const term = renderInTerminal(<App store={store} source={source} views={[backendsView]} color={color} />, size);
   cleanups.push(() => source.close(), () => store.stop(), () => term.instance.unmount());
   return { term, fixture };
 }
@@ -110,6 +110,19 @@ describe('backends view', () => {
     expect(term.text()).toMatch(/\d\d:\d\d:\d\d {2}users\s+healthy → degraded/);
     expect(term.text()).toContain('users: connect ECONNREFUSED 127.0.0.1:1 · used by /users/**');
     expect(rawRow(term, 'orders')).toContain('\u001B[90m○ unknown');
+    fits(term);
+  });
+
+  it('gives the width of a wide terminal to the origin: a long URL reads whole at 120 columns, the state stays at 80', async () => {
+    const origin = 'https://users-service.payments.eu-west-1.prod.internal.example.com:8443'; // 71 characters
+    const config = CONFIG.replace('origin = "http://127.0.0.1:3"', `origin = "${origin}"`);
+    const { term } = await consoleOn(false, config, { columns: 120, rows: 30 });
+    await expect.poll(() => term.text()).toContain(origin);
+    expect(term.text()).toMatch(new RegExp(`^ static\\s+– unchecked\\s+-\\s+0\\s+-\\s+${origin.replace(/[.]/g, '\\.')}$`, 'm'));
+    expect(term.screen()).toHaveLength(30);
+    for (const line of term.screen()) expect(Array.from(line).length, line).toBeLessThanOrEqual(120);
+    term.stdout.resize(80, 24);
+    await expect.poll(() => term.text()).toMatch(/^ static\s+– unchecked\s+-\s+0\s+-\s+https:\/\/users-service\.\S+…$/m);
     fits(term);
   });
 });

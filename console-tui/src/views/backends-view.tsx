@@ -2,18 +2,18 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { BackendHealthChangeView, BackendView } from '@portico/daemon/control';
 import { formatClock } from '../format/duration.js';
+import { cellsOf, layoutColumns, layoutLine, type ColumnSpec } from '../format/columns.js';
 import { fit, truncate } from '../format/fit.js';
 import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
 import { addChange, agoText, applyUpdate, backendLabel, latencyText, mergeRead, stateWord } from './backends-format.js';
+import { Cells } from './table-cells.js';
 import { lastEventOf, useControlQuery } from './use-control-query.js';
 import type { ViewDefinition, ViewProps } from './view.js';
 
-const STATE_WIDTH = 11;
-const CHECK_WIDTH = 10;
-const FAIL_WIDTH = 4;
-const LATENCY_WIDTH = 8;
+/** The state column (index in the table), tinted by state. */
+const STATE_COLUMN = 1;
 
 interface Data {
   backends: BackendView[];
@@ -73,8 +73,9 @@ function BackendsView({ live, source, nowMs, width, height, visible, keyState }:
 
   const counts = (['healthy', 'degraded', 'unhealthy'] as const).map((s) => [s, backends.filter((b) => b.health.checked && b.health.state === s).length] as const).filter(([, n]) => n > 0);
   const summary = data ? `${backends.length} backend${backends.length === 1 ? '' : 's'}${counts.map(([s, n]) => ` · ${n} ${s}`).join('')}` : query.loading ? 'loading…' : '';
-  const nameWidth = Math.max(8, Math.min(Math.floor(width / 4), Math.max(0, ...backends.map((b) => b.name.length))));
-  const originWidth = Math.max(6, width - nameWidth - STATE_WIDTH - CHECK_WIDTH - FAIL_WIDTH - LATENCY_WIDTH - 13);
+  const rows = backends.map((b) => backendCells(b, nowMs));
+  const layout = layoutColumns(backendColumns(rows), width);
+  const nameWidth = Math.max(layout.widths[0]!, 8);
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate-end">
@@ -82,22 +83,20 @@ function BackendsView({ live, source, nowMs, width, height, visible, keyState }:
         <Text>{`  ${summary}`}</Text>
       </Text>
       {query.error ? <Text wrap="truncate-end"><Tinted tone="bad">{truncate(` ✗ ${query.error}`, width)}</Tinted></Text> : <Line width={width} text="" />}
-      <Line width={width} text={` ${fit('NAME', nameWidth)}  ${fit('STATE', STATE_WIDTH)}  ${fit('LAST CHECK', CHECK_WIDTH)}  ${fit('FAIL', FAIL_WIDTH)}  ${fit('LATENCY', LATENCY_WIDTH)}  ORIGIN`} dim />
+      <Line width={width} text={layoutLine(layout, HEADERS)} dim />
       <Box flexDirection="column" height={listHeight}>
         {backends.slice(top, top + listHeight).map((b, i) => {
-          const label = backendLabel(b);
+          const tone = backendLabel(b).tone;
           return (
             <Text key={b.name} wrap="truncate-end" inverse={top + i === index}>
-              {` ${fit(b.name, nameWidth)}  `}
-              <Tinted tone={label.tone}>{fit(`${label.glyph} ${label.word}`, STATE_WIDTH)}</Tinted>
-              {`  ${fit(b.health.checked ? agoText(b.health.lastCheckAt, nowMs) : '-', CHECK_WIDTH)}  ${fit(String(b.health.failures), FAIL_WIDTH)}  ${fit(latencyText(b.health.latencyMs), LATENCY_WIDTH)}  ${fit(b.origin ?? '(url per request)', originWidth)}`}
+              <Cells layout={layout} cells={rows[top + i]!} tinted={[STATE_COLUMN]} tone={tone} />
             </Text>
           );
         })}
         {data && backends.length === 0 ? <Line width={width} text=" The active configuration defines no backend." dim /> : null}
       </Box>
       <Detail backend={current} width={width} />
-      <Line width={width} text={`── state changes (${timeline.length}, newest first) ${'─'.repeat(width)}`} dim />
+      <Line width={width} text={`── state changes (${timeline.length}, newest first) `.padEnd(width, '─')} dim />
       <Box flexDirection="column" height={timelineHeight}>
         {timeline.slice(0, timelineHeight).map((c, i) => {
           const to = backendLabel({ health: { state: c.to, checked: true } as BackendView['health'] });
@@ -113,6 +112,27 @@ function BackendsView({ live, source, nowMs, width, height, visible, keyState }:
       </Box>
     </Box>
   );
+}
+
+const HEADERS = ['NAME', 'STATE', 'LAST CHECK', 'FAIL', 'LATENCY', 'ORIGIN'];
+
+/** One backend's row: name, state, last check, failures, latency, origin. */
+function backendCells(b: BackendView, nowMs: number): string[] {
+  const label = backendLabel(b);
+  return [b.name, `${label.glyph} ${label.word}`, b.health.checked ? agoText(b.health.lastCheckAt, nowMs) : '-', String(b.health.failures), latencyText(b.health.latencyMs), b.origin ?? '(url per request)'];
+}
+
+/** Name and origin share the spare width (an origin reads whole at 120 columns); narrow, latency, failures and check times go first, the state last of all. */
+function backendColumns(rows: readonly string[][]): ColumnSpec[] {
+  return [
+    { header: HEADERS[0]!, cells: cellsOf(rows, 0), grow: true, keep: 8 },
+    // The widest state's width always, so the columns do not shift when one changes.
+    { header: HEADERS[1]!, cells: [...cellsOf(rows, 1), '✗ unhealthy'], keep: 9 },
+    { header: HEADERS[2]!, cells: cellsOf(rows, 2), keep: 3 },
+    { header: HEADERS[3]!, cells: cellsOf(rows, 3), keep: 2 },
+    { header: HEADERS[4]!, cells: cellsOf(rows, 4), keep: 1 },
+    { header: HEADERS[5]!, cells: cellsOf(rows, 5), grow: true, min: 12, keep: 5 },
+  ];
 }
 
 function Detail({ backend, width }: { backend: BackendView | undefined; width: number }): ReactNode {

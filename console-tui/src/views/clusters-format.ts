@@ -1,33 +1,19 @@
-import type { CdsClientView, CdsHealthStatus, ClusterView } from '@portico/daemon/control';
+import type { CdsClientView, ClusterView } from '@portico/daemon/control';
+import { ackLabel, endpointAddress } from '@portico/daemon/display';
 import type { Tone } from '../format/state-label.js';
 import { formatDuration, secondsSince } from '../format/duration.js';
 import { printable } from '../format/fit.js';
 
+// Health and ACK/NACK are named once for both consoles in the display layer.
+export { healthLabel } from '@portico/daemon/display';
+
 // Moved to format/fit.ts (the Config view's login errors use them too); kept here for the clusters view's imports.
 export { printable, wrapLines } from '../format/fit.js';
-
-export interface HealthLabel {
-  glyph: string;
-  word: string;
-  tone: Tone;
-}
-
-const HEALTH: Record<CdsHealthStatus, HealthLabel> = {
-  HEALTHY: { glyph: '●', word: 'HEALTHY', tone: 'good' },
-  DEGRADED: { glyph: '◐', word: 'DEGRADED', tone: 'busy' },
-  UNHEALTHY: { glyph: '✗', word: 'UNHEALTHY', tone: 'bad' },
-  UNKNOWN: { glyph: '○', word: 'UNKNOWN', tone: 'idle' },
-};
-
-/** Green healthy, yellow degraded, red unhealthy, grey unknown (the endpoint's health_status). */
-export function healthLabel(status: CdsHealthStatus): HealthLabel {
-  return HEALTH[status] ?? { glyph: '?', word: String(status), tone: 'plain' };
-}
 
 /** `10.0.0.1:8080`, `[::1]:80`, with ` +tls`/` h2` flags. */
 export function endpointText(c: ClusterView): string {
   const e = c.endpoints[0];
-  const address = e ? `${e.address.includes(':') ? `[${e.address}]` : e.address}:${e.port}` : '-';
+  const address = e ? endpointAddress(e) : '-';
   return `${address}${c.tls ? ' tls' : ''}${c.http2 ? ' h2' : ''}`;
 }
 
@@ -45,11 +31,9 @@ export interface AckState {
 
 /** What the client did (`ACK 3f9a1c 4s`: version prefix and how long ago) with what it was sent: ACKed the current version, NACKed it, or nothing yet. */
 export function ackState(c: CdsClientView, currentVersion: string, nowMs: number): AckState {
-  const nack = c.lastNack;
-  const ack = c.lastAck;
-  if (nack && (!ack || nack.at >= ack.at)) return { text: `NACK ${short(nack.version, 6)} ${ago(nack.at, nowMs)}`, tone: 'bad' };
-  if (ack) return { text: `ACK ${short(ack.version, 6)} ${ago(ack.at, nowMs)}`, tone: ack.version === currentVersion ? 'good' : 'busy' };
-  return { text: c.lastVersionSent ? 'awaiting ACK' : 'nothing sent', tone: 'idle' };
+  const label = ackLabel(c, currentVersion);
+  const answer = label.word === 'NACK' ? c.lastNack : label.word === 'ACK' ? c.lastAck : null;
+  return { text: answer ? `${label.word} ${short(answer.version, 6)} ${ago(answer.at, nowMs)}` : label.word, tone: label.tone };
 }
 
 export function short(version: string | null, length = 8): string {

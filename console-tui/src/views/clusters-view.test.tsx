@@ -1,19 +1,19 @@
 // The Clusters view against the daemon's real control server over a real CDS with real gRPC clients.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ClustersApiFixture } from '../../../daemon/src/cds/control-test-kit.js';
-import type { TestTerminal } from '../test-support/terminal.js';
+import type { ClustersApiFixture } from '../../../daemon/src/cds/testing/clusters-api.js';
+import type { TestTerminal } from '../testing/terminal.js';
 
 // Colour support is decided when chalk loads; force it so the health colours show up in the frames.
 vi.hoisted(() => {
   process.env['FORCE_COLOR'] = '1';
 });
 
-const { startClustersApi } = await import('../../../daemon/src/cds/control-test-kit.js');
-const { backendsHcl, openSotw } = await import('../../../daemon/src/cds/test-kit.js');
+const { startClustersApi } = await import('../../../daemon/src/cds/testing/clusters-api.js');
+const { backendsHcl, openSotw } = await import('../../../daemon/src/cds/testing/cds-fixture.js');
 const { createControlClient } = await import('../control/control-client.js');
 const { LiveStore } = await import('../live/live-store.js');
 const { App } = await import('../shell/app.js');
-const { renderInTerminal } = await import('../test-support/terminal.js');
+const { renderInTerminal } = await import('../testing/terminal.js');
 const { clustersView } = await import('./clusters-view.js');
 
 const cleanups: Array<() => unknown> = [];
@@ -24,12 +24,12 @@ afterEach(async () => {
 const unhealthy = { state: 'unhealthy', healthy: false, error: '', lastCheckAt: null, failures: 2, latencyMs: null, since: '', checked: true } as const;
 const healthy = { ...unhealthy, state: 'healthy', healthy: true } as const;
 
-async function consoleOn(): Promise<{ term: TestTerminal; fixture: ClustersApiFixture }> {
+async function consoleOn(size: { columns?: number; rows?: number } = {}): Promise<{ term: TestTerminal; fixture: ClustersApiFixture }> {
   const fixture = await startClustersApi();
   const source = createControlClient({ url: fixture.url, token: fixture.token, retryDelayMs: () => 100 });
   const store = new LiveStore(source, await source.fetchStatus());
   store.start();
-  const term = renderInTerminal(<App store={store} source={source} views={[clustersView]} color />);
+  const term = renderInTerminal(<App store={store} source={source} views={[clustersView]} color />, size);
   cleanups.push(() => source.close(), () => store.stop(), () => term.instance.unmount());
   return { term, fixture };
 }
@@ -61,5 +61,23 @@ describe('clusters view', () => {
 
     stream.cancel();
     await expect.poll(() => term.text()).toContain('No proxy is connected.');
+  });
+
+  it('uses a wide terminal for long node ids and origins, the NACK error text in the last column', async () => {
+    const { term, fixture } = await consoleOn({ columns: 120, rows: 30 });
+    const { cds } = fixture;
+    const host = 'api-gateway-primary.eu-west-1.prod.internal.example.com';
+    await cds.apply(backendsHcl({ api: `    origin = "https://${host}:8443"`, web: '    origin = "http://web.internal"' }), { api: healthy });
+    await expect.poll(() => term.text()).toContain(`${host}:8443 tls`);
+    const node = 'edge-proxy-eu-west-1-az-b-0042.example';
+    const stream = openSotw(cds.address);
+    stream.send({ node: { id: node } });
+    const first = await stream.nth(1);
+    stream.send({ response_nonce: first.nonce, error_detail: { code: 3, message: 'cluster api: transport socket envoy.transport_sockets.tls is not supported here' } });
+    await expect.poll(() => term.text()).toMatch(/^ NODE\s+KIND\s+SUBS\s+SENT\s+ACK\/NACK\s+ERROR\s*$/m);
+    expect(term.text()).toMatch(new RegExp(`^ ${node.replace(/\./g, '\\.')}\\s+sotw\\s+\\*\\s+[0-9a-f]{8}\\s+NACK [0-9a-f]{6} \\d+s\\s+cluster api: transport socket`, 'm'));
+    expect(term.screen()).toHaveLength(30);
+    for (const line of term.screen()) expect(Array.from(line).length, line).toBeLessThanOrEqual(120);
+    stream.cancel();
   });
 });

@@ -1,19 +1,16 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
-import type { CdsClientView, ClustersList } from '@portico/daemon/control';
-import { fit, truncate } from '../format/fit.js';
+import type { CdsClientView, ClustersList, ClusterView } from '@portico/daemon/control';
+import { cellsOf, layoutColumns, layoutLine, type ColumnSpec } from '../format/columns.js';
+import { truncate } from '../format/fit.js';
 import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
 import { ackState, endpointText, healthLabel, printable, short, subscriptionText, wrapLines } from './clusters-format.js';
+import { Cells } from './table-cells.js';
 import { lastEventOf, useControlQuery } from './use-control-query.js';
 import type { ViewDefinition, ViewProps } from './view.js';
 
-const TYPE_WIDTH = 10;
-const HEALTH_WIDTH = 11;
-const KIND_WIDTH = 5;
-const SUBS_WIDTH = 10;
-const ACK_WIDTH = 18;
 /** The newest NACK's error detail wraps to at most this many lines. */
 const MAX_NACK_LINES = 3;
 
@@ -75,9 +72,10 @@ function ClustersView({ live, source, nowMs, width, height, visible, keyState }:
     : query.loading
       ? 'loading…'
       : '';
-  const nameWidth = Math.max(8, Math.min(Math.floor(width / 4), Math.max(0, ...clusters.map((c) => c.name.length))));
-  // The NACK's error detail takes what the columns leave, so node ids get at most 18 cells.
-  const nodeWidth = Math.max(8, Math.min(18, Math.max(0, ...clients.map((c) => (printable(c.nodeId) || '(no id)').length))));
+  const clusterRows = clusters.map(clusterCells);
+  const clusterLayout = layoutColumns(clusterColumns(clusterRows), width);
+  const clientRows = clients.map((c) => clientCells(c, version, nowMs));
+  const clientLayout = layoutColumns(clientColumns(clientRows), width);
 
   return (
     <Box flexDirection="column" width={width} height={height}>
@@ -86,38 +84,69 @@ function ClustersView({ live, source, nowMs, width, height, visible, keyState }:
         <Text>{`  ${summary}`}</Text>
       </Text>
       {query.error ? <Text wrap="truncate-end"><Tinted tone="bad">{truncate(` ✗ ${query.error}`, width)}</Tinted></Text> : <Line width={width} text={data ? ` from ${data.list.source}${data.list.skipped.length ? ` · skipped (url per request): ${data.list.skipped.join(', ')}` : ''}` : ''} dim />}
-      <Line width={width} text={` ${fit('NAME', nameWidth)}  ${fit('TYPE', TYPE_WIDTH)}  ${fit('HEALTH', HEALTH_WIDTH)}  ENDPOINT`} dim />
+      <Line width={width} text={layoutLine(clusterLayout, CLUSTER_HEADERS)} dim />
       <Box flexDirection="column" height={listHeight}>
-        {clusters.slice(top, top + listHeight).map((c, i) => {
-          const label = healthLabel(c.healthStatus);
-          return (
-            <Text key={c.name} wrap="truncate-end" inverse={top + i === index}>
-              {` ${fit(c.name, nameWidth)}  ${fit(c.type, TYPE_WIDTH)}  `}
-              <Tinted tone={label.tone}>{fit(`${label.glyph} ${label.word}`, HEALTH_WIDTH)}</Tinted>
-              {`  ${endpointText(c)}`}
-            </Text>
-          );
-        })}
+        {clusters.slice(top, top + listHeight).map((c, i) => (
+          <Text key={c.name} wrap="truncate-end" inverse={top + i === index}>
+            <Cells layout={clusterLayout} cells={clusterRows[top + i]!} tinted={[HEALTH_COLUMN]} tone={healthLabel(c.healthStatus).tone} />
+          </Text>
+        ))}
         {data && clusters.length === 0 ? <Line width={width} text=" No cluster: the configuration has no backend with an origin." dim /> : null}
       </Box>
       <Line width={width} text={rule(`── clients (${clients.length}) `, width)} dim />
-      <Line width={width} text={` ${fit('NODE', nodeWidth)}  ${fit('KIND', KIND_WIDTH)}  ${fit('SUBS', SUBS_WIDTH)}  ${fit('SENT', 8)}  ${fit('ACK/NACK', ACK_WIDTH)}`} dim />
+      <Line width={width} text={layoutLine(clientLayout, CLIENT_HEADERS)} dim />
       <Box flexDirection="column" height={clientsHeight}>
-        {clients.slice(0, clientsHeight).map((c) => {
-          const ack = ackState(c, version, nowMs);
-          const nackDetail = ack.tone === 'bad' && c.lastNack ? `  ${printable(c.lastNack.message)}` : '';
-          return (
-            <Text key={c.streamId} wrap="truncate-end">
-              {` ${fit(printable(c.nodeId) || '(no id)', nodeWidth)}  ${fit(c.kind, KIND_WIDTH)}  ${fit(subscriptionText(c), SUBS_WIDTH)}  ${fit(short(c.lastVersionSent), 8)}  `}
-              <Tinted tone={ack.tone}>{`${fit(ack.text, ACK_WIDTH)}${nackDetail}`}</Tinted>
-            </Text>
-          );
-        })}
+        {clients.slice(0, clientsHeight).map((c, i) => (
+          <Text key={c.streamId} wrap="truncate-end">
+            <Cells layout={clientLayout} cells={clientRows[i]!} tinted={[ACK_COLUMN, NACK_COLUMN]} tone={ackState(c, version, nowMs).tone} />
+          </Text>
+        ))}
         {data && clients.length === 0 ? <Line width={width} text=" No proxy is connected." dim /> : null}
       </Box>
       {nackLines.length === 0 ? <Line width={width} text="" /> : nackLines.map((line, i) => <Text key={i} wrap="truncate-end"><Tinted tone="bad">{line}</Tinted></Text>)}
     </Box>
   );
+}
+
+const CLUSTER_HEADERS = ['NAME', 'TYPE', 'HEALTH', 'ENDPOINT'];
+const HEALTH_COLUMN = 2;
+const CLIENT_HEADERS = ['NODE', 'KIND', 'SUBS', 'SENT', 'ACK/NACK', 'ERROR'];
+const ACK_COLUMN = 4;
+const NACK_COLUMN = 5;
+
+function clusterCells(c: ClusterView): string[] {
+  const label = healthLabel(c.healthStatus);
+  return [c.name, c.type, `${label.glyph} ${label.word}`, endpointText(c)];
+}
+
+/** Name and endpoint share the spare width; narrow, the type goes first and the health last. */
+function clusterColumns(rows: readonly string[][]): ColumnSpec[] {
+  return [
+    { header: CLUSTER_HEADERS[0]!, cells: cellsOf(rows, 0), grow: true, keep: 8 },
+    { header: CLUSTER_HEADERS[1]!, cells: [...cellsOf(rows, 1), 'STRICT_DNS'], keep: 3 },
+    { header: CLUSTER_HEADERS[2]!, cells: [...cellsOf(rows, 2), '✗ UNHEALTHY'], keep: 9 },
+    { header: CLUSTER_HEADERS[3]!, cells: cellsOf(rows, 3), grow: true, min: 12, keep: 5 },
+  ];
+}
+
+/** One open stream: node, kind, subscriptions, last version sent, ACK/NACK state, and the NACK's error detail last. */
+function clientCells(c: CdsClientView, version: string, nowMs: number): string[] {
+  const ack = ackState(c, version, nowMs);
+  const nackDetail = ack.tone === 'bad' && c.lastNack ? printable(c.lastNack.message) : '';
+  return [printable(c.nodeId) || '(no id)', c.kind, subscriptionText(c), short(c.lastVersionSent), ack.text, nackDetail];
+}
+
+/** The error column is there only while a NACK stands, and takes what the others leave. */
+function clientColumns(rows: readonly string[][]): ColumnSpec[] {
+  const errors = cellsOf(rows, NACK_COLUMN);
+  return [
+    { header: CLIENT_HEADERS[0]!, cells: cellsOf(rows, 0), grow: true, keep: 8 },
+    { header: CLIENT_HEADERS[1]!, cells: [...cellsOf(rows, 1), 'delta'], keep: 2 },
+    { header: CLIENT_HEADERS[2]!, cells: cellsOf(rows, 2), grow: true, min: 4, keep: 3 },
+    { header: CLIENT_HEADERS[3]!, cells: [...cellsOf(rows, 3), '01234567'], keep: 4 },
+    { header: CLIENT_HEADERS[4]!, cells: [...cellsOf(rows, 4), 'NACK 3f9a1c 59m 59s'], keep: 9 },
+    ...(errors.some((e) => e !== '') ? [{ header: CLIENT_HEADERS[5]!, cells: errors, grow: true, rest: true, min: 10, keep: 1 }] : []),
+  ];
 }
 
 /** A heading drawn as a rule exactly `width` cells wide (no `…` at the end). */

@@ -1,33 +1,34 @@
+import { diagnosticLine, renderExcerpt } from '@portico/daemon/control/diagnostics';
 import type { ReloadDiagnostic, ReloadRecord } from '@portico/daemon/control';
+import { reloadOutcomeText } from '@portico/daemon/display';
+import { wrapLines } from '../format/fit.js';
 import type { Tone } from '../format/state-label.js';
 
-/** The last path segment, which is what fits on a terminal line. */
-export function fileName(path: string): string {
-  return path.split('/').at(-1) ?? path;
-}
-
-/** `portico.hcl:7:3 Unsupported argument; An argument named "bogus" is not expected here.` */
-export function diagnosticLine(d: ReloadDiagnostic): string {
-  const text = d.detail ? `${d.summary}; ${d.detail}` : d.summary;
-  if (!d.file) return `configuration error: ${text}`;
-  return `${fileName(d.file)}:${d.line ?? '?'}:${d.column ?? '?'} ${text}`;
-}
-
-export const RESULT_LABEL: Record<ReloadRecord['result'], { glyph: string; tone: Tone }> = {
-  applied: { glyph: '✓', tone: 'good' },
-  rejected: { glyph: '✗', tone: 'bad' },
-  failed: { glyph: '✗', tone: 'bad' },
-};
+// One way to write a problem in both consoles and `portico config check`: `file:line,col-col: summary; detail`.
+export { diagnosticLine, fileName } from '@portico/daemon/control/diagnostics';
 
 /** What one reload did, in one line: the diff, the first problem, or the apply error. */
 export function outcomeText(r: ReloadRecord): string {
-  if (r.result === 'applied') return r.diff?.summary ?? 'unchanged';
-  if (r.result === 'failed') return r.error ?? 'the new configuration could not be applied';
-  const errors = r.diagnostics.filter((d) => d.severity === 'error');
-  const first = errors[0];
-  return first ? `${errors.length} problem${errors.length === 1 ? '' : 's'}: ${diagnosticLine(first)}` : 'rejected';
+  return reloadOutcomeText(r, diagnosticLine);
 }
 
-export function durationText(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+/** One screen row of a problem: its text (at most the width asked for) and how it is drawn. */
+export interface ProblemRow {
+  text: string;
+  /** `bad`/`busy`: the problem's line (error/warning) and the caret under it; `dim`: the lines around it. */
+  tone: Tone | 'dim';
+}
+
+/**
+ * A problem as screen rows of at most `width` cells: its `file:line,col` line (wrapped, at
+ * most `maxLines`), then the rejected file's lines around it with the caret under the column.
+ */
+export function problemRows(d: ReloadDiagnostic, width: number, maxLines = 1): ProblemRow[] {
+  const tone: Tone = d.severity === 'error' ? 'bad' : 'busy';
+  const rows: ProblemRow[] = wrapLines(diagnosticLine(d), width, maxLines).map((text) => ({ text, tone }));
+  if (!d.excerpt) return rows;
+  for (const line of renderExcerpt(d.excerpt, width - 2)) {
+    rows.push({ text: `  ${line.text}`, tone: line.kind === 'caret' ? tone : line.kind === 'problem' ? 'plain' : 'dim' });
+  }
+  return rows;
 }

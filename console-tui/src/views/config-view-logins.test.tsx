@@ -3,20 +3,20 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { LoginApi, LoginStatus } from '../test-support/login-api.js';
-import type { TestTerminal } from '../test-support/terminal.js';
+import type { LoginApi, LoginStatus } from '../testing/login-api.js';
+import type { TestTerminal } from '../testing/terminal.js';
 
 // Colour support is decided when chalk loads; force it so the state colours show up in the frames.
 vi.hoisted(() => {
   process.env['FORCE_COLOR'] = '1';
 });
 
-const { tempDir } = await import('../../../daemon/src/gateway/reload/test-support.js');
+const { tempDir } = await import('../../../daemon/src/gateway/reload/testing/config-files.js');
 const { createControlClient } = await import('../control/control-client.js');
 const { LiveStore } = await import('../live/live-store.js');
 const { App } = await import('../shell/app.js');
-const { startLoginApi } = await import('../test-support/login-api.js');
-const { renderInTerminal } = await import('../test-support/terminal.js');
+const { startLoginApi } = await import('../testing/login-api.js');
+const { renderInTerminal } = await import('../testing/terminal.js');
 const { configView } = await import('./config-view.js');
 
 const cleanups: Array<() => unknown> = [];

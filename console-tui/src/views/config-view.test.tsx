@@ -2,12 +2,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startApi } from '../../../daemon/src/gateway/control/test-support.js';
-import { configText, tempDir } from '../../../daemon/src/gateway/reload/test-support.js';
+import { startApi } from '../../../daemon/src/gateway/control/testing/control-api.js';
+import { configText, tempDir } from '../../../daemon/src/gateway/reload/testing/config-files.js';
 import { createControlClient } from '../control/control-client.js';
 import { LiveStore } from '../live/live-store.js';
 import { App } from '../shell/app.js';
-import { renderInTerminal, type TestTerminal } from '../test-support/terminal.js';
+import { renderInTerminal, type TestTerminal } from '../testing/terminal.js';
 import { configView } from './config-view.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -83,16 +83,56 @@ describe('config view', () => {
     expect(term.text()).toMatch(/\d\d:\d\d:\d\d {2}start {4}✓ applied {2}\d+ ms\s+\+1 server/);
   });
 
-  it('shows a broken save as it happens: rejected, with file:line:col and the old source still shown', async () => {
+  it('shows a broken save as it happens: rejected, file:line,col, the saved lines with a caret, and the old source still serving below', async () => {
     const file = portico();
     const term = await consoleOn([file]);
     await expect.poll(() => term.text()).toContain('✓ applied (start)');
     writeFileSync(file, configText(['/a'], '  bogus = 1\n') + SECRET_BACKEND);
     await expect.poll(() => term.text()).toContain('✗ rejected (file)');
     expect(term.text()).toContain('the previous config keeps serving');
-    expect(term.text()).toContain('portico.hcl:7:3 Unsupported argument;');
-    expect(term.text()).not.toContain('bogus = 1');
+    expect(term.text()).toContain('portico.hcl:7,3-8: Unsupported argument;');
+    // The excerpt is the file as saved (the rejected text), the caret under the argument; the pane below still shows what serves.
+    expect(term.text()).toMatch(/ {5}6 │ {3}}\n {5}7 │ {3}bogus = 1\n {5}  │ {3}\^~~~~\n {5}8 │ }/);
+    expect(term.text()).not.toMatch(/^ ?\d+ │ {2}bogus = 1/m);
+    expect(term.text()).not.toContain('+1 more');
     fits(term);
+  });
+
+  it('puts the cause of an unclosed quote first, alone, with the caret under the string', async () => {
+    const file = portico();
+    const term = await consoleOn([file]);
+    await expect.poll(() => term.text()).toContain('✓ applied (start)');
+    writeFileSync(file, configText(['/a', '/b']).replace('status = 204', 'status = "204'));
+    await expect.poll(() => term.text()).toContain('✗ rejected (file)');
+    expect(term.text()).toContain('portico.hcl:4,16-20: Invalid multi-line string; This string has no closing');
+    expect(term.text()).toMatch(/ {5}4 │ {7}status = "204\n {7}│ {16}\^~~~\n {5}5 │ {5}}/);
+    expect(term.text()).not.toContain('more · d: all problems');
+    expect(term.text()).not.toContain('Unclosed configuration block');
+    fits(term);
+  });
+
+  it('says "+N more" and lists every problem with its source lines on d, secret values as *** (80x24, then 120x30)', async () => {
+    const file = portico();
+    const term = await consoleOn([file]);
+    await expect.poll(() => term.text()).toContain('✓ applied (start)');
+    const broken = configText(['/a'], '  bogus = 1\n') + SECRET_BACKEND.replace('    basic_auth', '    nope       = 2\n    basic_auth') + 'settings {\n  odd = true\n}\n';
+    writeFileSync(file, broken);
+    await expect.poll(() => term.text()).toContain('+2 more · d: all problems');
+    expect(term.text()).toMatch(/portico\.hcl:7,3-8: Unsupported argument;/);
+    fits(term);
+    await term.press('d');
+    await expect.poll(() => term.text()).toContain('3 problems of the last reload (file), cause first; d: back');
+    expect(term.text()).not.toContain('+2 more · d');
+    expect(term.text()).toMatch(/ portico\.hcl:12,5-9: Unsupported argument;/);
+    expect(term.text()).toMatch(/ {3}11 │ {5}origin {5}= "http:\/\/127\.0\.0\.1:1"\n {3}12 │ {5}nope {7}= 2\n {6}│ {5}\^~~~\n {3}13 │ {5}basic_auth = "\*\*\*"/);
+    expect(term.text()).not.toContain('s3cr3t');
+    fits(term);
+    term.stdout.resize(120, 30);
+    await expect.poll(() => term.screen().length).toBe(30);
+    await expect.poll(() => term.text()).toMatch(/portico\.hcl:17,3-6: Unsupported argument;[^\n]*\n {3}16 │ settings \{\n {3}17 │ {3}odd = true\n {6}│ {3}\^~~\n {3}18 │ }/);
+    fits(term, 120, 30);
+    await term.press('d');
+    await expect.poll(() => term.text()).toContain('+2 more · d: all problems');
   });
 
   it('redraws cleanly when the terminal is resized', async () => {

@@ -1,13 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { ActiveConfigFile, ConfigStatus, ReloadRecord, RoutesView } from '@portico/daemon/control';
-import { formatClock } from '../format/duration.js';
+import { formatClockOrDate } from '../format/duration.js';
 import { fit, truncate } from '../format/fit.js';
 import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
 import { accessControlLines, type ControlLine } from './access-control-lines.js';
-import { diagnosticLine, durationText, fileName, outcomeText, RESULT_LABEL } from './config-format.js';
+import { reloadLabel, tookText } from '@portico/daemon/display';
+import { fileName, outcomeText, problemRows, type ProblemRow } from './config-format.js';
 import { lastEventOf, problemText, useControlQuery } from './use-control-query.js';
 import type { ViewDefinition, ViewProps } from './view.js';
 
@@ -15,8 +16,8 @@ const TIME_WIDTH = 8;
 const TRIGGER_WIDTH = 7;
 const RESULT_WIDTH = 9;
 const DURATION_WIDTH = 8;
-/** Problems of the last reload shown above the source; the rest are in the history's record. */
-const SHOWN_DIAGNOSTICS = 3;
+/** Rows the source, history or routes pane keeps at least before the first problem's excerpt is left out. */
+const MIN_BODY_ROWS = 6;
 /** A login provider's state changes without a config event (a failed refresh); re-read the routes pane this often. */
 const ROUTES_REFRESH_MS = 5_000;
 /** Route rows the access controls above the table leave at least. */
@@ -29,7 +30,7 @@ interface Data {
   routes: RoutesView;
 }
 
-type Pane = 'source' | 'history' | 'routes';
+type Pane = 'source' | 'history' | 'routes' | 'problems';
 type Banner = { tone: 'good' | 'bad' | 'plain'; text: string } | null;
 
 function ConfigView({ live, source, nowMs, width, height, visible, keyState }: ViewProps): ReactNode {
@@ -54,14 +55,20 @@ function ConfigView({ live, source, nowMs, width, height, visible, keyState }: V
 
   const data = query.data;
   const last = data?.status.last ?? null;
-  const problems = last && last.result !== 'applied' ? last.diagnostics.filter((d) => d.severity === 'error') : [];
-  const shownProblems = problems.slice(0, SHOWN_DIAGNOSTICS);
+  // Errors of a rejected reload, cause first as the daemon sorts them; an applied one may carry warnings.
+  const diagnostics = last?.diagnostics ?? [];
+  const problems = last && last.result !== 'applied' ? diagnostics.filter((d) => d.severity === 'error') : [];
   const file = data?.active[Math.min(fileIndex, Math.max(0, (data?.active.length ?? 1) - 1))];
   const lines = file?.text?.split('\n') ?? [];
   if (lines.at(-1) === '') lines.pop();
-  const rows = pane === 'source' ? lines.length : pane === 'history' ? (data?.history.length ?? 0) : (data?.routes.routes.length ?? 0);
-  // Title, last reload, problems, pane header, column header (history, routes), access controls (routes), bottom line.
-  const fixedHeight = 4 + shownProblems.length + (pane === 'source' ? 0 : 1);
+  const problemList = pane === 'problems' ? diagnostics.flatMap((d, i) => [...(i > 0 ? [{ text: '', tone: 'plain' as const }] : []), ...problemRows(d, width - 2, 4)]) : [];
+  // Above the panes: the first problem with its source lines when they leave the pane room, else its line alone; then "+N more".
+  const firstRows = problems[0] && pane !== 'problems' ? problemRows(problems[0], width - 3) : [];
+  const shownFirst = firstRows.length > 1 && height - 5 - firstRows.length - (problems.length > 1 ? 1 : 0) < MIN_BODY_ROWS ? firstRows.slice(0, 1) : firstRows;
+  const moreLine = pane !== 'problems' && problems.length > 1 ? `+${problems.length - 1} more · d: all problems` : null;
+  const rows = pane === 'source' ? lines.length : pane === 'history' ? (data?.history.length ?? 0) : pane === 'problems' ? problemList.length : (data?.routes.routes.length ?? 0);
+  // Title, last reload, first problem, "+N more", pane header, column header (history, routes), access controls (routes), bottom line.
+  const fixedHeight = 4 + shownFirst.length + (moreLine ? 1 : 0) + (pane === 'source' || pane === 'problems' ? 0 : 1);
   const controlLines = pane === 'routes' ? accessControlLines(data?.routes.accessControls ?? [], width, nowMs, height - fixedHeight - MIN_ROUTE_ROWS) : [];
   const bodyHeight = Math.max(1, height - fixedHeight - controlLines.length);
   const maxScroll = Math.max(0, rows - bodyHeight);
@@ -73,7 +80,7 @@ function ConfigView({ live, source, nowMs, width, height, visible, keyState }: V
     setBanner({ tone: 'plain', text: 'reloading…' });
     api.config.reload.mutate().then(
       (record) => {
-        setBanner({ tone: record.result === 'applied' ? 'good' : 'bad', text: `reload ${record.result} in ${durationText(record.durationMs)}: ${outcomeText(record)}` });
+        setBanner({ tone: record.result === 'applied' ? 'good' : 'bad', text: `reload ${record.result} in ${tookText(record.durationMs)}: ${outcomeText(record)}` });
         setBump((b) => b + 1);
       },
       (error: unknown) => setBanner({ tone: 'bad', text: `reload failed: ${problemText(error)}` }),
@@ -84,9 +91,15 @@ function ConfigView({ live, source, nowMs, width, height, visible, keyState }: V
     'config',
     'Config',
     [
-      { keys: ['r'], description: 'reload the configuration now and show the result', hint: 'reload', run: reload },
+      { keys: ['r'], description: 'reload the configuration now and show the result', hint: 'reload', daemonAction: true, run: reload },
       { keys: ['h'], description: 'switch between the active source and the reload history', hint: pane === 'source' ? 'history' : 'source', run: () => (setPane((p) => (p === 'source' ? 'history' : 'source')), setScroll(0)) },
       { keys: ['a'], description: 'routes and the access controls guarding each (a again: back to the source)', hint: pane === 'routes' ? 'source' : 'access', run: () => (setPane((p) => (p === 'routes' ? 'source' : 'routes')), setScroll(0)) },
+      {
+        keys: ['d'],
+        description: 'every problem of the last reload, cause first, with its source lines (d again: back to the source)',
+        ...(diagnostics.length > 0 || pane === 'problems' ? { hint: pane === 'problems' ? 'source' : 'problems' } : {}),
+        run: () => (setPane((p) => (p === 'problems' ? 'source' : 'problems')), setScroll(0)),
+      },
       { keys: ['f'], description: 'next configuration file', run: () => (setFileIndex((i) => (data && data.active.length > 0 ? (i + 1) % data.active.length : 0)), setScroll(0)) },
       { keys: ['up', 'k'], label: '↑/k', description: 'scroll up', run: () => scrollTo(top - 1) },
       { keys: ['down', 'j'], label: '↓/j', description: 'scroll down', hint: 'scroll', run: () => scrollTo(top + 1) },
@@ -99,21 +112,24 @@ function ConfigView({ live, source, nowMs, width, height, visible, keyState }: V
     keyState,
   );
 
-  const files = data ? `${data.status.files.map((f) => fileName(f.path)).join(', ')} · applied ${data.status.appliedAt ? formatClock(data.status.appliedAt) : 'never'}` : query.loading ? 'loading…' : '';
+  const files = data ? `${data.status.files.map((f) => fileName(f.path)).join(', ')} · applied ${data.status.appliedAt ? formatClockOrDate(data.status.appliedAt, nowMs) : 'never'}` : query.loading ? 'loading…' : '';
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate-end">
         <Text bold> CONFIG</Text>
         <Text>{truncate(`  ${files}`, Math.max(0, width - 7))}</Text>
       </Text>
-      {query.error ? <Text wrap="truncate-end"><Tinted tone="bad">{truncate(` ✗ ${query.error}`, width)}</Tinted></Text> : <LastReload record={last} width={width} />}
-      {shownProblems.map((d, i) => (
-        <Text key={i} wrap="truncate-end"><Tinted tone="bad">{truncate(`   ${diagnosticLine(d)}`, width)}</Tinted></Text>
+      {query.error ? <Text wrap="truncate-end"><Tinted tone="bad">{truncate(` ✗ ${query.error}`, width)}</Tinted></Text> : <LastReload record={last} width={width} nowMs={nowMs} />}
+      {shownFirst.map((row, i) => (
+        <ProblemLine key={i} row={row} indent="   " width={width} />
       ))}
+      {moreLine ? <Line width={width} text={`   ${moreLine}`} dim /> : null}
       {pane === 'source' ? (
         <SourcePane file={file} count={data?.active.length ?? 0} index={fileIndex} lines={lines} top={top} height={bodyHeight} width={width} />
       ) : pane === 'history' ? (
-        <HistoryPane history={data?.history ?? []} top={top} height={bodyHeight} width={width} />
+        <HistoryPane history={data?.history ?? []} top={top} height={bodyHeight} width={width} nowMs={nowMs} />
+      ) : pane === 'problems' ? (
+        <ProblemsPane record={last} rows={problemList} top={top} height={bodyHeight} width={width} />
       ) : (
         <RoutesPane routes={data?.routes ?? { routes: [], accessControls: [] }} controlLines={controlLines} top={top} height={bodyHeight} width={width} />
       )}
@@ -122,14 +138,37 @@ function ConfigView({ live, source, nowMs, width, height, visible, keyState }: V
   );
 }
 
-function LastReload({ record, width }: { record: ReloadRecord | null; width: number }): ReactNode {
+function LastReload({ record, width, nowMs }: { record: ReloadRecord | null; width: number; nowMs: number }): ReactNode {
   if (!record) return <Line width={width} text="" />;
-  const label = RESULT_LABEL[record.result];
+  const label = reloadLabel(record.result);
   const keeps = record.result === 'applied' ? '' : ' · the previous config keeps serving';
   return (
     <Text wrap="truncate-end">
-      <Tinted tone={label.tone}>{truncate(` ${label.glyph} ${record.result} (${record.trigger}) ${formatClock(record.startedAt)}${record.result === 'applied' ? `: ${outcomeText(record)}` : keeps}`, width)}</Tinted>
+      <Tinted tone={label.tone}>{truncate(` ${label.glyph} ${record.result} (${record.trigger}) ${formatClockOrDate(record.startedAt, nowMs)}${record.result === 'applied' ? `: ${outcomeText(record)}` : keeps}`, width)}</Tinted>
     </Text>
+  );
+}
+
+/** One row of a problem: its line in its tone, the source lines around it dimmed, the caret in the problem's tone. */
+function ProblemLine({ row, indent, width }: { row: ProblemRow; indent: string; width: number }): ReactNode {
+  const text = truncate(`${indent}${row.text}`, width) || ' ';
+  if (row.tone === 'dim') return <Text wrap="truncate-end" dimColor>{text}</Text>;
+  return <Text wrap="truncate-end">{row.tone === 'plain' ? text : <Tinted tone={row.tone}>{text}</Tinted>}</Text>;
+}
+
+/** Every problem of the last reload, cause first, each with the lines of the file as it was saved. */
+function ProblemsPane({ record, rows, top, height, width }: { record: ReloadRecord | null; rows: ProblemRow[]; top: number; height: number; width: number }): ReactNode {
+  const count = record?.diagnostics.length ?? 0;
+  const heading = count === 0 ? '── no problems in the last reload ' : `── ${count} problem${count === 1 ? '' : 's'} of the last reload (${record?.trigger ?? ''}), cause first; d: back `;
+  return (
+    <>
+      <Line width={width} text={heading + '─'.repeat(Math.max(0, width - heading.length))} dim />
+      <Box flexDirection="column" height={height}>
+        {rows.slice(top, top + height).map((row, i) => (
+          <ProblemLine key={top + i} row={row} indent=" " width={width} />
+        ))}
+      </Box>
+    </>
   );
 }
 
@@ -155,20 +194,21 @@ function SourcePane(props: { file: ActiveConfigFile | undefined; count: number; 
   );
 }
 
-function HistoryPane({ history, top, height, width }: { history: ReloadRecord[]; top: number; height: number; width: number }): ReactNode {
-  const diffWidth = Math.max(8, width - TIME_WIDTH - TRIGGER_WIDTH - RESULT_WIDTH - DURATION_WIDTH - 9);
+function HistoryPane({ history, top, height, width, nowMs }: { history: ReloadRecord[]; top: number; height: number; width: number; nowMs: number }): ReactNode {
+  const timeWidth = Math.max(TIME_WIDTH, ...history.map((r) => formatClockOrDate(r.startedAt, nowMs).length));
+  const diffWidth = Math.max(8, width - timeWidth - TRIGGER_WIDTH - RESULT_WIDTH - DURATION_WIDTH - 9);
   return (
     <>
       <Line width={width} text={`── reload history (${history.length}, newest first) ${'─'.repeat(width)}`} dim />
-      <Line width={width} text={` ${fit('TIME', TIME_WIDTH)}  ${fit('TRIGGER', TRIGGER_WIDTH)}  ${fit('RESULT', RESULT_WIDTH)}  ${fit('DURATION', DURATION_WIDTH)}  DIFF`} dim />
+      <Line width={width} text={` ${fit('TIME', timeWidth)}  ${fit('TRIGGER', TRIGGER_WIDTH)}  ${fit('RESULT', RESULT_WIDTH)}  ${fit('DURATION', DURATION_WIDTH)}  DIFF`} dim />
       <Box flexDirection="column" height={height}>
         {history.slice(top, top + height).map((r) => {
-          const label = RESULT_LABEL[r.result];
+          const label = reloadLabel(r.result);
           return (
             <Text key={r.id} wrap="truncate-end">
-              {` ${fit(formatClock(r.startedAt), TIME_WIDTH)}  ${fit(r.trigger, TRIGGER_WIDTH)}  `}
+              {` ${fit(formatClockOrDate(r.startedAt, nowMs), timeWidth)}  ${fit(r.trigger, TRIGGER_WIDTH)}  `}
               <Tinted tone={label.tone}>{fit(`${label.glyph} ${r.result}`, RESULT_WIDTH)}</Tinted>
-              {`  ${fit(durationText(r.durationMs), DURATION_WIDTH)}  ${fit(outcomeText(r), diffWidth)}`}
+              {`  ${fit(tookText(r.durationMs), DURATION_WIDTH)}  ${fit(outcomeText(r), diffWidth)}`}
             </Text>
           );
         })}
@@ -218,6 +258,6 @@ export const configView: ViewDefinition = {
   id: 'config',
   title: 'config',
   aliases: ['cfg', 'reload'],
-  description: 'gateway configuration: active source (secrets ***), last reload, history, routes with their access controls (a); r reloads',
+  description: 'gateway configuration: active source (secrets ***), last reload with its problems (d: all, with their source lines), history, routes with their access controls (a); r reloads',
   Component: ConfigView,
 };

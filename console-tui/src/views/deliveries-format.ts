@@ -1,24 +1,25 @@
-import type { AttemptRead, DeliveryStatus, DeliveryView } from '@portico/daemon/control';
+import type { AttemptLogEntry, DeliveryStatus, DeliveryView, JobDeliveryView } from '@portico/daemon/control';
+import { deliveryLabel, formatClockOrDate } from '@portico/daemon/display';
+import { printable } from '../format/fit.js';
 
 export const STATUS_CYCLE: ReadonlyArray<DeliveryStatus | null> = [null, 'PENDING', 'DELIVERED', 'DEAD'];
 
-export const STATUS_TONE = { PENDING: 'busy', DELIVERED: 'good', DEAD: 'bad' } as const;
-export const STATUS_GLYPH = { PENDING: '◐', DELIVERED: '●', DEAD: '✗' } as const;
 
-/** The outcome column: the last status code, `error`, or `-` before the first attempt. */
-export function lastOutcome(d: Pick<DeliveryView, 'last_status_code' | 'last_error' | 'attempts'>): string {
-  if (d.last_status_code !== null) return String(d.last_status_code);
-  if (d.last_error) return d.last_error.startsWith('timeout') ? 'timeout' : 'error';
-  return '-';
+/** The LAST column: the last answer's status and, when it failed, the error text; `-` before the first attempt. */
+export function lastText(d: Pick<DeliveryView, 'last_status_code' | 'last_error' | 'attempts'>): string {
+  const code = d.last_status_code !== null ? `HTTP ${d.last_status_code}` : '';
+  const error = d.last_error ? printable(d.last_error) : '';
+  if (error) return code && !error.includes(String(d.last_status_code)) ? `${code}: ${error}` : error;
+  return code || '-';
 }
 
-/** `next in 4m` for PENDING rows, the finish time for the others (UTC, minutes). */
+/** `next in 4m` for PENDING rows, the finish time for the others (local, with the date when not today). */
 export function whenText(d: Pick<DeliveryView, 'status' | 'next_attempt_at' | 'finished_at'>, nowMs: number): string {
   if (d.status === 'PENDING') {
     const ms = Date.parse(d.next_attempt_at) - nowMs;
     return ms <= 0 ? 'due now' : `in ${shortDuration(ms)}`;
   }
-  return d.finished_at ? d.finished_at.slice(5, 16).replace('T', ' ') : '';
+  return d.finished_at ? formatClockOrDate(d.finished_at, nowMs) : '';
 }
 
 export function shortDuration(ms: number): string {
@@ -29,11 +30,35 @@ export function shortDuration(ms: number): string {
   return `${Math.round(s / 86400)}d`;
 }
 
-/** One line of the attempt log. */
-export function attemptLine(a: AttemptRead): string {
-  const outcome = a.status_code !== null ? `HTTP ${a.status_code}` : 'no answer';
-  const error = a.error && a.status_code === null ? `  ${a.error}` : '';
-  return `#${a.attempt}  ${a.started_at.slice(0, 19).replace('T', ' ')}  ${outcome}  ${a.duration_ms} ms${error}`;
+/** One line of the attempt log: an attempt, or the operator action between two attempts. */
+export function attemptLine(e: AttemptLogEntry, nowMs: number): string {
+  if (e.kind !== 'attempt') {
+    return e.kind === 'reset'
+      ? `── reset by ${e.actor} at ${formatClockOrDate(e.at, nowMs)}: a new round after #${e.attempts_before}`
+      : `── retry now by ${e.actor} at ${formatClockOrDate(e.at, nowMs)}`;
+  }
+  const outcome = e.status_code !== null ? `HTTP ${e.status_code}` : 'no answer';
+  const error = e.error && e.status_code === null ? `  ${e.error}` : '';
+  return `#${e.attempt}  ${formatClockOrDate(e.started_at, nowMs)}  ${outcome}  ${e.duration_ms} ms${error}`;
+}
+
+/** `2/5`: attempts of the current round out of the schedule's; the TRY column and the job detail. */
+export function triesText(d: Pick<DeliveryView, 'attempts_in_round' | 'max_attempts'>): string {
+  return `${d.attempts_in_round}/${d.max_attempts}`;
+}
+
+/** A job's callback in one line: state, the round's attempts, the next attempt or the finish. */
+export function jobDeliveryText(d: JobDeliveryView, nowMs: number): string {
+  const parts = [`${deliveryLabel(d.status).glyph} ${d.status}`, `attempt ${triesText(d)}${d.attempts > d.attempts_in_round ? ` (${d.attempts} in all)` : ''}`];
+  if (d.status === 'PENDING') parts.push(`next ${whenText(d, nowMs)}`);
+  else if (d.finished_at) parts.push(`${d.status === 'DEAD' ? 'gave up' : 'delivered'} ${formatClockOrDate(d.finished_at, nowMs)}`);
+  return parts.join(' · ');
+}
+
+/** The last failed attempt's error of a delivery still failing, else null. */
+export function lastErrorText(d: Pick<JobDeliveryView, 'status' | 'last_error' | 'last_status_code'>): string | null {
+  if (d.status === 'DELIVERED') return null;
+  return d.last_error ?? (d.last_status_code !== null ? `HTTP ${d.last_status_code}` : null);
 }
 
 /** Human filter summary shown in the header. */

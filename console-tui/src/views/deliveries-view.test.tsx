@@ -3,10 +3,11 @@ import type { DeliveryDetail, DeliverySelector, DeliveryView, JobView } from '@p
 import type { ControlApi } from '../control/control-source.js';
 import { LiveStore } from '../live/live-store.js';
 import { App } from '../shell/app.js';
-import { FakeSource } from '../test-support/fake-source.js';
-import { KEYS, renderInTerminal, type TestTerminal } from '../test-support/terminal.js';
+import { FakeSource } from '../testing/fake-source.js';
+import { KEYS, renderInTerminal, type TestTerminal } from '../testing/terminal.js';
 import { deliveriesView } from './deliveries-view.js';
 import { jobsView } from './jobs-view.js';
+import { statusView } from './status-view.js';
 
 function delivery(n: number, status: DeliveryView['status'], url = `https://hooks.example.com/r${n}`): DeliveryView {
   return {
@@ -26,6 +27,8 @@ function delivery(n: number, status: DeliveryView['status'], url = `https://hook
     workspace_id: 'w1',
     signed: true,
     headers: { 'X-Key': '***' },
+    attempts_in_round: status === 'DEAD' ? 5 : status === 'DELIVERED' ? 1 : 2,
+    max_attempts: 5,
   };
 }
 
@@ -34,6 +37,8 @@ class ApiSource extends FakeSource {
   listInputs: Array<Record<string, unknown>> = [];
   previews: DeliverySelector[] = [];
   resets: Array<DeliverySelector & { actor?: string }> = [];
+  retries: Array<{ id: string; actor: string }> = [];
+  jobs: JobView[] = [job()];
   readonly api = {
     deliveries: {
       list: {
@@ -47,10 +52,31 @@ class ApiSource extends FakeSource {
         query: async ({ id }: { id: string }): Promise<DeliveryDetail> => ({
           ...this.rows.find((r) => r.id === id)!,
           attempt_log: [
-            { attempt: 1, worker: 'w', started_at: '2026-01-01T09:00:00.000Z', duration_ms: 41, status_code: 503, error: 'receiver answered HTTP 503', response_body: 'busy' },
-            { attempt: 2, worker: 'w', started_at: '2026-01-01T09:00:30.000Z', duration_ms: 10000, status_code: null, error: 'timeout: no answer within 10000 ms', response_body: null },
+            { kind: 'attempt', attempt: 1, worker: 'w', started_at: '2026-01-01T09:00:00.000Z', duration_ms: 41, status_code: 503, error: 'receiver answered HTTP 503', response_body: 'busy' },
+            { kind: 'attempt', attempt: 2, worker: 'w', started_at: '2026-01-01T09:00:30.000Z', duration_ms: 10000, status_code: null, error: 'timeout: no answer within 10000 ms', response_body: null },
+            ...(id === this.rows[3]!.id
+              ? ([
+                  { kind: 'reset', actor: 'ada@ops (cli)', at: '2026-01-01T09:30:00.000Z', attempts_before: 2 },
+                  { kind: 'attempt', attempt: 3, worker: 'w', started_at: '2026-01-01T09:30:01.000Z', duration_ms: 12, status_code: 503, error: 'receiver answered HTTP 503', response_body: null },
+                ] as const)
+              : []),
           ],
         }),
+      },
+      counts: {
+        query: async () => ({
+          PENDING: this.rows.filter((r) => r.status === 'PENDING').length,
+          DELIVERED: this.rows.filter((r) => r.status === 'DELIVERED').length,
+          DEAD: this.rows.filter((r) => r.status === 'DEAD').length,
+        }),
+      },
+      retryNow: {
+        mutate: async ({ id, actor }: { id: string; actor: string }) => {
+          this.retries.push({ id, actor });
+          const row = this.rows.find((r) => r.id === id)!;
+          row.next_attempt_at = new Date().toISOString();
+          return { id, resetId: 'r2', next_attempt_at: row.next_attempt_at };
+        },
       },
       previewReset: { query: async (s: DeliverySelector) => (this.previews.push(s), { count: this.#matching(s).length }) },
       resetDead: {
@@ -63,7 +89,7 @@ class ApiSource extends FakeSource {
       },
     },
     jobs: {
-      list: { query: async () => ({ items: [job()], total: 1, limit: 200, offset: 0 }) },
+      list: { query: async () => ({ items: structuredClone(this.jobs), total: this.jobs.length, limit: 200, offset: 0 }) },
       cancel: { mutate: async () => ({ ...job(), status: 'CANCELLED' }) },
     },
   } as unknown as ControlApi;
@@ -77,6 +103,7 @@ function job(): JobView {
     ingest_job_id: 'a1b2c3d4-0000-4000-8000-000000000001', tenant_id: 't1', workspace_id: 'w1', dataset_id: 'dddddddd-0000-4000-8000-000000000001', table_id: null, file_id: null, snapshot_id: null,
     job_kind: 'PARSE_AND_INGEST', status: 'QUEUED', attempts: 0, request_json: { actor: 'ada' }, result_json: {}, created_at: '2026-01-01T09:00:00.000Z', updated_at: '2026-01-01T09:00:00.000Z', finished_at: null,
     callback: { url: 'https://hooks.example.com/j', secret: '***', headers: { 'X-Key': '***' } },
+    delivery: null,
   };
 }
 
@@ -87,12 +114,12 @@ afterEach(() => {
   store?.stop();
 });
 
-async function start(view = deliveriesView): Promise<{ source: ApiSource; term: TestTerminal }> {
+async function start(view = deliveriesView, ...more: Array<typeof deliveriesView>): Promise<{ source: ApiSource; term: TestTerminal }> {
   const source = new ApiSource();
   store = new LiveStore(source, source.status);
   store.start();
   source.setLink({ kind: 'open' });
-  term = renderInTerminal(<App store={store} source={source} views={[view]} color={false} flashMs={60_000} />);
+  term = renderInTerminal(<App store={store} source={source} views={[view, ...more]} color={false} flashMs={60_000} />);
   await new Promise((r) => setTimeout(r, 50));
   return { source, term };
 }
@@ -115,8 +142,9 @@ describe('deliveries view', () => {
     const { source, term } = await start();
     await shows(term, 'DELIVERIES  4 matching · all statuses');
     fits(term);
-    expect(term.text()).toMatch(/d1000000 {2}j1000000 {2}✗ DEAD\s+5\/5\s+503\s+01-01 10:00\s+https:\/\/hooks\.ex/);
-    expect(term.text()).toMatch(/◐ PENDING\s+2\/5\s+503\s+in \d+d/);
+    // 80 columns: the job goes first; status stays beside the id; the times are local, with the date when not today.
+    expect(term.text()).toMatch(/d1000000 {2}✗ DEAD\s+5\/5\s+2026-01-01 10:00:00\s+receiver a…\s+https:\/\/hooks\./);
+    expect(term.text()).toMatch(/◐ PENDING\s+2\/5\s+in \d+d\s+receiver a…/);
     await term.press('s', 's', 's');
     await shows(term, '2 matching · status DEAD');
     expect(source.listInputs.at(-1)).toMatchObject({ status: 'DEAD' });
@@ -132,6 +160,13 @@ describe('deliveries view', () => {
     await term.press('r');
     await shows(term, 'reset 1 DEAD delivery (delivery d1000000) to PENDING? y resets, Esc keeps them');
     await term.press(KEYS.escape);
+    expect(source.resets).toHaveLength(0);
+    // n answers the question (no), as in every view; it does not start a retry underneath.
+    await term.press('r');
+    await shows(term, 'reset 1 DEAD delivery (delivery d1000000) to PENDING?');
+    await term.press('n');
+    await expect.poll(() => term.text()).not.toContain('to PENDING? y resets');
+    expect(term.text()).not.toContain('retry now is for PENDING ones');
     expect(source.resets).toHaveLength(0);
     await term.press(' ', KEYS.down, ' ');
     await shows(term, '2 marked');
@@ -150,6 +185,47 @@ describe('deliveries view', () => {
     expect(source.previews.at(-1)).toEqual({ url: 'other', all: false });
   });
 
+  it('retries a PENDING delivery now after y, and refuses a DEAD one, pointing at reset', async () => {
+    const { source, term } = await start();
+    await shows(term, '4 matching');
+    await term.press('n');
+    await shows(term, 'delivery d1000000 is DEAD: retry now is for PENDING ones; r resets it');
+    await term.press(KEYS.down, KEYS.down, KEYS.down, 'n');
+    await shows(term, /retry d4000000 now \(next attempt in \d+d\)\? y retries, Esc keeps the schedule/);
+    fits(term);
+    await term.press(KEYS.escape);
+    expect(source.retries).toHaveLength(0);
+    await term.press('n');
+    await shows(term, 'retry d4000000 now');
+    await term.press('y');
+    await shows(term, 'delivery d4000000 is due now; a callback worker attempts it at its next poll');
+    expect(source.retries).toEqual([{ id: source.rows[3]!.id, actor: 'tui' }]);
+    await shows(term, /◐ PENDING\s+2\/5\s+due now\s+receiver a…/);
+  });
+
+  it('uses the width of a wide terminal: the job, the whole error text and the whole URL at 120 columns; narrow, the status outlives the URL', async () => {
+    const { term } = await start();
+    await shows(term, 'DELIVERIES  4 matching · all statuses');
+    term.stdout.resize(120, 30);
+    await shows(term, /d1000000 {2}j1000000 {2}✗ DEAD\s+5\/5\s+2026-01-01 10:00:00\s+receiver answered HTTP 503\s+https:\/\/hooks\.example\.com\/r1\n/);
+    expect(term.text()).toMatch(/d3000000 {2}j3000000 {2}● DELIVERED\s+1\/5\s+2026-01-01 10:00:00\s+HTTP 200\s/);
+    term.stdout.resize(40, 24);
+    await shows(term, /d1000000 {2}✗ DEAD/);
+    expect(term.text()).not.toContain('https://');
+  });
+
+  it('numbers attempts on across a reset and shows the reset between them, oldest first', async () => {
+    const { term } = await start();
+    await shows(term, '4 matching');
+    await term.press(KEYS.down, KEYS.down, KEYS.down, KEYS.enter);
+    await shows(term, '#3  2026-01-01 09:30:01  HTTP 503  12 ms');
+    fits(term);
+    const screen = term.text();
+    expect(screen).toContain('── reset by ada@ops (cli) at 2026-01-01 09:30:00: a new round after #2');
+    expect(screen.indexOf('#2  ')).toBeLessThan(screen.indexOf('── reset'));
+    expect(screen.indexOf('── reset')).toBeLessThan(screen.indexOf('#3  '));
+  });
+
   it('refetches when a delivery.state event arrives', async () => {
     const { source, term } = await start();
     await shows(term, '4 matching');
@@ -159,7 +235,60 @@ describe('deliveries view', () => {
   });
 });
 
+describe('status view', () => {
+  it('counts DEAD deliveries and follows delivery events', async () => {
+    const { source, term } = await start(statusView);
+    await shows(term, 'webhooks ✗ 2 DEAD deliveries · ◐ 1 PENDING · ● 1 DELIVERED · :deliveries');
+    fits(term);
+    source.rows.push(delivery(7, 'DEAD'));
+    source.emit({ type: 'delivery.state', level: 'warn', message: 'delivery d7 of job j7 DEAD (attempt 5)' });
+    await shows(term, '✗ 3 DEAD deliveries');
+  });
+
+  it('keeps the last counts while the daemon is away, where a failed re-read would have dropped the line', async () => {
+    const { source, term } = await start(statusView);
+    await shows(term, '✗ 2 DEAD deliveries');
+    source.setLink({ kind: 'connecting' });
+    await shows(term, 'stale');
+    let reads = 0;
+    source.api.deliveries.counts.query = async () => {
+      reads += 1;
+      throw new TypeError('fetch failed');
+    };
+    source.emit({ type: 'delivery.state', message: 'delivery d6 PENDING' });
+    while (reads === 0) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(term.text()).toContain('webhooks ✗ 2 DEAD deliveries');
+  });
+});
+
 describe('jobs view', () => {
+  it("shows a job's callback delivery in its detail and d opens it in the Deliveries view, selected with its log", async () => {
+    const { source, term } = await start(jobsView, deliveriesView);
+    const dead = source.rows[1]!;
+    source.jobs = [{ ...job(), ingest_job_id: dead.ingest_job_id, status: 'SUCCEEDED', delivery: { ...dead, status: 'DEAD', finished_at: '2026-01-01T10:00:00.000Z' } }];
+    source.emit({ type: 'job.state', message: 'job changed' });
+    await shows(term, 'JOBS  1 in all statuses');
+    await term.press(KEYS.enter);
+    await shows(term, 'delivery ✗ DEAD · attempt 5/5 · gave up 2026-01-01 10:00:00 · d opens it');
+    expect(term.text()).toContain('last error receiver answered HTTP 503');
+    fits(term);
+    await term.press('d');
+    await shows(term, `DELIVERIES  1 matching · all statuses · job ${dead.ingest_job_id.slice(0, 8)}`);
+    await shows(term, '#2  2026-01-01 09:00:30  no answer');
+    expect(term.text()).toContain(`${dead.id} · attempt 5/5 · job j2000000`);
+    fits(term);
+  });
+
+  it('says when a job has no delivery to open', async () => {
+    const { term } = await start(jobsView, deliveriesView);
+    await shows(term, 'JOBS  1 in all statuses');
+    await term.press(KEYS.enter);
+    await shows(term, 'delivery none yet: written when the job finishes');
+    await term.press('d');
+    await shows(term, 'job a1b2c3d4 has no callback delivery yet (it is written when the job finishes)');
+  });
+
   it('lists jobs with the callback secret masked and cancels after y', async () => {
     const { term } = await start(jobsView);
     await shows(term, 'JOBS  1 in all statuses');
@@ -170,5 +299,15 @@ describe('jobs view', () => {
     await shows(term, 'cancel job a1b2c3d4? y cancels it');
     await term.press('y');
     await shows(term, 'job a1b2c3d4 is CANCELLED');
+  });
+
+  it('asks before cancelling a job the way every question asks: n keeps it like Esc', async () => {
+    const { term } = await start(jobsView);
+    await shows(term, 'JOBS  1 in all statuses');
+    await term.press('c');
+    await shows(term, 'cancel job a1b2c3d4? y cancels it (callback reports CANCELLED), Esc keeps it');
+    await term.press('n');
+    await expect.poll(() => term.text()).not.toContain('cancel job a1b2c3d4?');
+    expect(term.text()).not.toContain('CANCELLED');
   });
 });

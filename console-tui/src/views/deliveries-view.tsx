@@ -1,21 +1,21 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { DeliveryDetail, DeliverySelector, DeliveryStatus, DeliveryView } from '@portico/daemon/control';
-import { fit, truncate } from '../format/fit.js';
+import { layoutColumns, layoutLine, type ColumnSpec } from '../format/columns.js';
+import { truncate } from '../format/fit.js';
 import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
 import { useNow } from '../shell/use-now.js';
-import { attemptLine, filterText, lastOutcome, plural, STATUS_CYCLE, STATUS_GLYPH, STATUS_TONE, whenText } from './deliveries-format.js';
+import { deliveryLabel } from '@portico/daemon/display';
+import { attemptLine, filterText, lastText, plural, STATUS_CYCLE, triesText, whenText } from './deliveries-format.js';
 import { lastEventOf, problemText, useControlQuery } from './use-control-query.js';
 import { usePrompt } from './use-prompt.js';
+import { Cells } from './table-cells.js';
+import { ConfirmLine, useConfirm } from './use-confirm.js';
 import type { ViewDefinition, ViewProps } from './view.js';
 
 const ID_WIDTH = 8;
-const STATUS_WIDTH = 11;
-const TRIES_WIDTH = 3;
-const LAST_WIDTH = 7;
-const WHEN_WIDTH = 11;
 const REFRESH_MS = 5_000;
 const PAGE = 200;
 
@@ -26,7 +26,7 @@ interface PendingReset {
   what: string;
 }
 
-function DeliveriesView({ live, source, width, height, visible, keyState, nowMs }: ViewProps): ReactNode {
+function DeliveriesView({ live, source, width, height, visible, keyState, nowMs, focus }: ViewProps): ReactNode {
   const [status, setStatus] = useState<DeliveryStatus | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
   const [url, setUrl] = useState('');
@@ -34,7 +34,8 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs 
   const [marked, setMarked] = useState<ReadonlySet<string>>(new Set());
   const [detail, setDetail] = useState(false);
   const [banner, setBanner] = useState<Banner>(null);
-  const [confirm, setConfirm] = useState<PendingReset | null>(null);
+  // A delivery another view asked for (Jobs `d`): selected once the list shows it.
+  const [wanted, setWanted] = useState<string | null>(null);
   const [bump, setBump] = useState(0);
   const tick = Math.floor(useNow(REFRESH_MS) / REFRESH_MS);
   const api = source.api;
@@ -44,19 +45,51 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs 
   const items: DeliveryView[] = query.data?.items ?? [];
   const index = Math.min(selected, Math.max(0, items.length - 1));
   const current = items[index];
-  const detailQuery = useControlQuery<DeliveryDetail>(visible && detail && current !== undefined, api && current ? () => api.deliveries.get.query({ id: current.id }) : null, [current?.id, current?.attempts, current?.status, detail]);
+  const detailQuery = useControlQuery<DeliveryDetail>(visible && detail && current !== undefined, api && current ? () => api.deliveries.get.query({ id: current.id }) : null, [current?.id, current?.attempts, current?.status, current?.next_attempt_at, detail]);
+
+  useEffect(() => {
+    if (!focus || !api) return;
+    let cancelled = false;
+    api.deliveries.get.query({ id: focus.target }).then(
+      (d) => {
+        if (cancelled) return;
+        setStatus(null);
+        setUrl('');
+        setJobId(d.ingest_job_id);
+        setMarked(new Set());
+        setWanted(d.id);
+        setDetail(true);
+      },
+      (error: unknown) => !cancelled && setBanner({ tone: 'bad', text: `cannot open delivery ${focus.target.slice(0, 8)}: ${problemText(error)}` }),
+    );
+    return () => {
+      cancelled = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [focus?.seq]);
+  useEffect(() => {
+    if (wanted === null) return;
+    const at = items.findIndex((d) => d.id === wanted);
+    if (at >= 0) {
+      setSelected(at);
+      setWanted(null);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [wanted, query.data]);
+
+  // Asked the same way as every question in the console: y does it, Esc or n keeps things as they are.
+  const resetQuestion = useConfirm<PendingReset>('deliveries-reset', keyState, (pending) => doReset(pending));
+  const retryQuestion = useConfirm<DeliveryView>('deliveries-retry', keyState, (pending) => doRetry(pending));
 
   const askReset = (selector: DeliverySelector, what: string): void => {
     if (!api) return;
     api.deliveries.previewReset.query(selector).then(
-      ({ count }) => (count === 0 ? setBanner({ tone: 'plain', text: `no DEAD deliveries in ${what}` }) : setConfirm({ selector, count, what })),
+      ({ count }) => (count === 0 ? setBanner({ tone: 'plain', text: `no DEAD deliveries in ${what}` }) : (retryQuestion.cancel(), resetQuestion.ask({ selector, count, what }))),
       (error: unknown) => setBanner({ tone: 'bad', text: `cannot count: ${problemText(error)}` }),
     );
   };
-  const doReset = (): void => {
-    const pending = confirm;
-    setConfirm(null);
-    if (!pending || !api) return;
+  const doReset = (pending: PendingReset): void => {
+    if (!api) return;
     api.deliveries.resetDead.mutate({ ...pending.selector, actor: 'tui' }).then(
       ({ count }) => {
         setBanner({ tone: 'good', text: `reset ${plural(count, 'delivery', 'deliveries')} to PENDING; the callback worker retries them at its next poll` });
@@ -64,6 +97,24 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs 
         setBump((b) => b + 1);
       },
       (error: unknown) => setBanner({ tone: 'bad', text: `reset failed: ${problemText(error)}` }),
+    );
+  };
+  const askRetry = (): void => {
+    if (!current) return;
+    resetQuestion.cancel();
+    const short = current.id.slice(0, 8);
+    if (current.status === 'DEAD') setBanner({ tone: 'plain', text: `delivery ${short} is DEAD: retry now is for PENDING ones; r resets it` });
+    else if (current.status !== 'PENDING') setBanner({ tone: 'plain', text: `delivery ${short} is ${current.status}: retry now is for PENDING ones` });
+    else retryQuestion.ask(current);
+  };
+  const doRetry = (pending: DeliveryView): void => {
+    if (!api) return;
+    api.deliveries.retryNow.mutate({ id: pending.id, actor: 'tui' }).then(
+      () => {
+        setBanner({ tone: 'good', text: `delivery ${pending.id.slice(0, 8)} is due now; a callback worker attempts it at its next poll` });
+        setBump((b) => b + 1);
+      },
+      (error: unknown) => setBanner({ tone: 'bad', text: `retry failed: ${problemText(error)}` }),
     );
   };
   const prompt = usePrompt('deliveries', keyState, (text) => setUrl(text.trim()));
@@ -90,21 +141,24 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs 
         keys: ['r'],
         description: 'reset DEAD: the marked deliveries, else the selected one (shows the count, asks y)',
         hint: 'reset',
-        run: () => (marked.size > 0 ? askReset({ ids: [...marked] }, 'the marked deliveries') : current && askReset({ ids: [current.id] }, `delivery ${current.id.slice(0, 8)}`)),
+        daemonAction: true,
+        run: () => (retryQuestion.cancel(), marked.size > 0 ? askReset({ ids: [...marked] }, 'the marked deliveries') : current && askReset({ ids: [current.id] }, `delivery ${current.id.slice(0, 8)}`)),
       },
       {
         keys: ['R'],
         label: 'R',
         description: 'reset every DEAD delivery matching the filter (shows the count, asks y)',
+        daemonAction: true,
         run: () => askReset({ jobId: filter.jobId, url: filter.url, all: !filter.jobId && !filter.url }, 'the filter'),
       },
-      { keys: ['y'], description: 'confirm the reset', run: doReset },
-      { keys: ['escape'], description: 'close the question, the message or the attempt log', run: () => (setConfirm(null), setBanner(null), setDetail(false)) },
+      { keys: ['n'], description: 'retry the selected PENDING delivery now instead of at its next attempt time (asks y)', hint: 'retry now', daemonAction: true, run: askRetry },
+      { keys: ['escape'], description: 'close the message or the attempt log', run: () => (setBanner(null), setDetail(false)) },
     ],
     keyState,
   );
 
-  const urlWidth = Math.max(8, width - ID_WIDTH * 2 - STATUS_WIDTH - TRIES_WIDTH - LAST_WIDTH - WHEN_WIDTH - 14);
+  const rows = items.map((d) => deliveryCells(d, marked.has(d.id), nowMs));
+  const layout = layoutColumns(deliveryColumns(rows), width, { indent: 0 });
   const detailLines = detail && current ? Math.min(8, Math.max(4, Math.floor(height / 3))) : 0;
   const listHeight = Math.max(1, height - 5 - detailLines);
   const top = Math.max(0, Math.min(index - Math.floor(listHeight / 2), items.length - listHeight));
@@ -116,30 +170,34 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs 
         <Text>{`  ${query.data ? `${total} matching` : query.loading ? 'loading…' : ''} · ${filterText({ status, jobId, url })}${marked.size > 0 ? ` · ${marked.size} marked` : ''}`}</Text>
       </Text>
       {query.error ? <Text wrap="truncate-end"><Tinted tone="bad">{truncate(` ✗ ${query.error}`, width)}</Tinted></Text> : <Line width={width} text="" />}
-      <Line width={width} text={`   ${fit('ID', ID_WIDTH)}  ${fit('JOB', ID_WIDTH)}  ${fit('STATUS', STATUS_WIDTH)}  ${fit('TRY', TRIES_WIDTH)}  ${fit('LAST', LAST_WIDTH)}  ${fit('WHEN', WHEN_WIDTH)}  URL`} dim />
+      <Line width={width} text={layoutLine(layout, HEADERS)} dim />
       <Box flexDirection="column" height={listHeight}>
         {items.slice(top, top + listHeight).map((d, i) => (
           <Text key={d.id} wrap="truncate-end" inverse={top + i === index}>
-            {`${marked.has(d.id) ? '*' : ' '}  ${d.id.slice(0, ID_WIDTH)}  ${d.ingest_job_id.slice(0, ID_WIDTH)}  `}
-            <Tinted tone={STATUS_TONE[d.status]}>{fit(`${STATUS_GLYPH[d.status]} ${d.status}`, STATUS_WIDTH)}</Tinted>
-            {`  ${fit(`${d.attempts}/5`, TRIES_WIDTH)}  ${fit(lastOutcome(d), LAST_WIDTH)}  ${fit(whenText(d, nowMs), WHEN_WIDTH)}  ${fit(d.callback_url, urlWidth)}`}
+            <Cells layout={layout} cells={rows[top + i]!} tinted={[STATUS_COLUMN]} tone={deliveryLabel(d.status).tone} />
           </Text>
         ))}
         {query.data && items.length === 0 ? <Line width={width} text=" No deliveries match. s changes the status filter, / the URL filter." dim /> : null}
       </Box>
       {detailLines > 0 && current ? (
         <Box flexDirection="column" height={detailLines}>
-          <Line width={width} text={` ${current.id} · job ${current.ingest_job_id} · ${current.event_type} · ${current.signed ? 'signed' : 'unsigned'}${current.last_error ? ` · ${current.last_error}` : ''}`} bold />
-          {(detailQuery.data?.attempt_log ?? []).slice(-(detailLines - 1)).map((a) => (
-            <Line key={a.attempt} width={width} text={`   ${attemptLine(a)}`} />
+          <Line
+            width={width}
+            text={` ${current.id} · attempt ${triesText(current)}${current.attempts > current.attempts_in_round ? ` (${current.attempts} in all)` : ''} · job ${current.ingest_job_id} · ${current.event_type} · ${current.signed ? 'signed' : 'unsigned'}${current.last_error ? ` · ${current.last_error}` : ''}`}
+            bold
+          />
+          {(detailQuery.data?.attempt_log ?? []).slice(-(detailLines - 1)).map((entry) => (
+            <Line key={entry.kind === 'attempt' ? `a${entry.attempt}` : `${entry.kind}${entry.at}`} width={width} text={`   ${attemptLine(entry, nowMs)}`} dim={entry.kind !== 'attempt'} />
           ))}
           {detailQuery.data && detailQuery.data.attempt_log.length === 0 ? <Line width={width} text="   no attempts yet" dim /> : null}
         </Box>
       ) : null}
       {prompt.text !== null ? (
         <Line width={width} text={` callback URL contains: ${prompt.text}█`} />
-      ) : confirm ? (
-        <Line width={width} text={` reset ${plural(confirm.count, 'DEAD delivery', 'DEAD deliveries')} (${confirm.what}) to PENDING? y resets, Esc keeps them`} bold />
+      ) : retryQuestion.asking ? (
+        <ConfirmLine question={`retry ${retryQuestion.asking.id.slice(0, 8)} now (next attempt ${whenText(retryQuestion.asking, nowMs)})`} yes="retries" no="keeps the schedule" width={width} />
+      ) : resetQuestion.asking ? (
+        <ConfirmLine question={`reset ${plural(resetQuestion.asking.count, 'DEAD delivery', 'DEAD deliveries')} (${resetQuestion.asking.what}) to PENDING`} yes="resets" no="keeps them" width={width} />
       ) : banner ? (
         <Text wrap="truncate-end"><Tinted tone={banner.tone}>{truncate(` ${banner.text}`, width)}</Tinted></Text>
       ) : (
@@ -147,6 +205,33 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs 
       )}
     </Box>
   );
+}
+
+const HEADERS = [' ', 'ID', 'JOB', 'STATUS', 'TRY', 'WHEN', 'LAST', 'URL'];
+const STATUS_COLUMN = 3;
+
+/** One delivery's row: mark, id, job, status, tries, when, the last outcome with its error, URL. */
+function deliveryCells(d: DeliveryView, marked: boolean, nowMs: number): string[] {
+  return [marked ? '*' : ' ', d.id.slice(0, ID_WIDTH), d.ingest_job_id.slice(0, ID_WIDTH), `${deliveryLabel(d.status).glyph} ${d.status}`, triesText(d), whenText(d, nowMs), lastText(d), d.callback_url];
+}
+
+/**
+ * The last outcome (with its error text) and the URL share the spare width; narrow, the job
+ * goes first, then the URL, tries and time; the status is kept longest, after the id.
+ */
+function deliveryColumns(rows: readonly string[][]): ColumnSpec[] {
+  const column = (i: number): string[] => rows.map((r) => r[i]!);
+  return [
+    { header: HEADERS[0]!, cells: column(0), keep: 9 },
+    { header: HEADERS[1]!, cells: column(1), keep: 8 },
+    { header: HEADERS[2]!, cells: column(2), keep: 1 },
+    // The widest status's width always, so the columns do not shift when one changes.
+    { header: HEADERS[3]!, cells: [...column(3), '◐ DELIVERED'], keep: 10 },
+    { header: HEADERS[4]!, cells: column(4), keep: 4 },
+    { header: HEADERS[5]!, cells: column(5), keep: 5 },
+    { header: HEADERS[6]!, cells: column(6), grow: true, min: 8, keep: 6 },
+    { header: HEADERS[7]!, cells: column(7), grow: true, min: 12, keep: 3 },
+  ];
 }
 
 export const deliveriesView: ViewDefinition = {

@@ -3,8 +3,8 @@ import type { ApiKeySummary, InfosessionsSourceStatus, SessionView } from '@port
 import type { ControlApi } from '../control/control-source.js';
 import { LiveStore } from '../live/live-store.js';
 import { App } from '../shell/app.js';
-import { FakeSource } from '../test-support/fake-source.js';
-import { KEYS, renderInTerminal, type TestTerminal } from '../test-support/terminal.js';
+import { FakeSource } from '../testing/fake-source.js';
+import { KEYS, renderInTerminal, type TestTerminal } from '../testing/terminal.js';
 import { infosessionsView } from './infosessions-view.js';
 import { keysView } from './keys-view.js';
 
@@ -16,14 +16,17 @@ function session(id: number, employer: string, date: string, description: string
   };
 }
 
+const LONG = Array.from({ length: 30 }, (_v, i) => `Sentence ${i + 1} of the long description.`).join(' ');
+
 const SESSIONS = [
   session(1, 'Google', '2016-01-05', 'Info session to discuss options at Google for majors outside of Computer Science.'),
   session(2, 'Mattermost Inc. with a very long employer name that cannot fit in eighty columns', '2016-01-06'),
   session(3, 'Deloitte', '2016-01-07', 'Want to know what makes Deloitte different?'),
+  session(4, 'Wordy Corp', '2016-01-08', LONG),
 ];
 
 const sourceStatus = (error: string | null = null): InfosessionsSourceStatus => ({
-  sessions: { file: '/x/config/data/infosessions.csv', loadedAt: '2026-01-01T10:00:00.000Z', rows: 3, rejected: [{ line: 9, reason: 'date "2016-13-01" must be yyyy-mm-dd' }], warnings: [], error: error ? { message: error, at: '2026-01-01T10:00:01.000Z' } : null },
+  sessions: { file: '/x/config/data/infosessions.csv', loadedAt: '2026-01-01T10:00:00.000Z', rows: 4, rejected: [{ line: 9, reason: 'date "2016-13-01" must be yyyy-mm-dd' }], warnings: [], error: error ? { message: error, at: '2026-01-01T10:00:01.000Z' } : null },
   buildings: { file: '/x/config/data/buildings.csv', loadedAt: '2026-01-01T10:00:00.000Z', rows: 10, rejected: [], warnings: [], error: null },
 });
 
@@ -31,6 +34,7 @@ class ApiSource extends FakeSource {
   searches: Array<string | undefined> = [];
   sourceError: string | null = null;
   keys: ApiKeySummary[] = [];
+  created: Array<{ name: string; monthlyLimit: number | null }> = [];
   readonly api = {
     infosessions: {
       list: {
@@ -45,8 +49,9 @@ class ApiSource extends FakeSource {
     keys: {
       list: { query: async () => structuredClone(this.keys) },
       create: {
-        mutate: async ({ name }: { name: string }) => {
-          const key: ApiKeySummary = { id: `key_${this.keys.length + 1}`, name, masked: 'abcd***', state: 'active', monthlyLimit: null, requestsThisMonth: 0, createdAt: '2026-01-01T00:00:00.000Z', lastUsedAt: null, stateChangedAt: null };
+        mutate: async ({ name, monthlyLimit = null }: { name: string; monthlyLimit?: number | null }) => {
+          this.created.push({ name, monthlyLimit });
+          const key: ApiKeySummary = { id: `key_${this.keys.length + 1}`, name, masked: 'abcd***', state: 'active', monthlyLimit, requestsThisMonth: 0, createdAt: '2026-01-01T00:00:00.000Z', lastUsedAt: null, stateChangedAt: null };
           this.keys.push(key);
           return { key, secret: 'abcd0123456789abcdef0123456789ab' };
         },
@@ -97,14 +102,15 @@ const fits = (t: TestTerminal): void => {
 describe('infosessions view', () => {
   it('lists the sessions in 80 columns with the source line, and opens the detail with Enter', async () => {
     const { term } = await start(infosessionsView);
-    await shows(term, 'INFOSESSIONS  3 sessions');
+    await shows(term, 'INFOSESSIONS  4 sessions');
     fits(term);
     const text = term.text();
-    expect(text).toContain('INFOSESSIONS  3 sessions');
-    expect(text).toContain('infosessions.csv · 3 rows · loaded');
+    expect(text).toContain('INFOSESSIONS  4 sessions');
+    expect(text).toContain('infosessions.csv · 4 rows · loaded');
     expect(text).toContain('1 row skipped (first: line 9');
     expect(text).toMatch(/2016-01-05 {2}11:30-13:30 {2}Google\s+DC 1301/);
-    expect(text).toContain('Mattermost Inc. with a very long …  DC 1301');
+    // The employer column takes what date, time and building leave: 44 cells at 80 columns.
+    expect(text).toContain('Mattermost Inc. with a very long employer n…  DC 1301');
     await term.press(KEYS.enter);
     fits(term);
     expect(term.text()).toContain('2016-01-05 (January)  11:30-13:30');
@@ -124,12 +130,12 @@ describe('infosessions view', () => {
     expect(term.text()).toContain('1 matching "deloitte"');
     expect(term.text()).not.toContain('Google');
     await term.press(KEYS.escape);
-    await shows(term, '3 sessions');
+    await shows(term, '4 sessions');
   });
 
   it('a pasted "/text" goes into the filter whole, its letters never running as commands', async () => {
     const { source, term } = await start(infosessionsView);
-    await shows(term, '3 sessions');
+    await shows(term, '4 sessions');
     // One input chunk, as a paste or tmux send-keys delivers it: q and r would quit and refresh.
     await term.press('/qrdeloitte');
     expect(term.text()).toContain('/qrdeloitte█');
@@ -138,9 +144,53 @@ describe('infosessions view', () => {
     expect(source.searches.at(-1)).toBe('deloitte');
   });
 
+  it('filters as you type, without Enter; Esc while typing goes back to the filter from before', async () => {
+    const { source, term } = await start(infosessionsView);
+    await shows(term, '4 sessions');
+    await term.press('/', ...'deloi');
+    // Still typing (the prompt is open), and the list already follows.
+    expect(term.text()).toContain('/deloi█');
+    await shows(term, '1 matching "deloi"');
+    expect(term.text()).toContain('/deloi█');
+    expect(term.text()).not.toContain('Google');
+    expect(source.searches).toContain('deloi');
+    await term.press(KEYS.backspace, KEYS.backspace, KEYS.backspace, KEYS.backspace, KEYS.backspace, ...'goo');
+    await shows(term, '1 matching "goo"');
+    expect(term.text()).toMatch(/2016-01-05 {2}11:30-13:30 {2}Google/);
+    await term.press(KEYS.escape);
+    await shows(term, '4 sessions');
+    expect(term.text()).not.toContain('█');
+    await term.press('/', ...'deloitte', KEYS.enter);
+    await shows(term, '1 matching "deloitte"');
+    expect(term.text()).toContain('filter: deloitte');
+  });
+
+  it('scrolls a long description in the detail with J and K', async () => {
+    const { term } = await start(infosessionsView);
+    await shows(term, '4 sessions');
+    await term.press('G', KEYS.enter);
+    await shows(term, /── lines 1–\d+ of \d+ · J\/K scroll ─+/);
+    fits(term);
+    expect(term.text()).toContain('Wordy Corp  #4');
+    expect(term.text()).not.toContain('Sentence 30 of the long description.');
+    const [, shown, all] = /lines 1–(\d+) of (\d+)/.exec(term.text())!.map(Number);
+    const total = all!;
+    for (let i = 0; i < total - shown!; i++) await term.press('J');
+    await shows(term, 'Sentence 30 of the long description.');
+    expect(term.text()).toMatch(new RegExp(`lines \\d+–${total} of ${total}`));
+    expect(term.text()).not.toContain('Wordy Corp  #4');
+    await term.press('K');
+    expect(term.text()).toMatch(new RegExp(`lines \\d+–${total - 1} of ${total}`));
+    fits(term);
+    // Another session starts its detail from the top.
+    await term.press(KEYS.up);
+    await shows(term, 'Deloitte  #3');
+    expect(term.text()).toContain('Want to know what makes Deloitte different?');
+  });
+
   it('shows a file that could not be read, and refetches on an infosessions.reloaded event', async () => {
     const { source, term } = await start(infosessionsView);
-    await shows(term, '3 sessions');
+    await shows(term, '4 sessions');
     source.sourceError = 'line 2: a quoted field is never closed (missing ")';
     source.emit({ type: 'infosessions.reloaded', level: 'error', message: 'infosessions: bad file' });
     await shows(term, '✗ infosessions.csv');
@@ -149,24 +199,60 @@ describe('infosessions view', () => {
 });
 
 describe('keys view', () => {
-  it('creates a key showing it once, bans it and revokes it after a confirmation', async () => {
-    const { term } = await start(keysView);
+  it('creates a key with a monthly limit, asking again when the limit is not a number; shows it once', async () => {
+    const { source, term } = await start(keysView);
     await shows(term, 'No API keys yet. Press n to create one.');
-    await term.press('n');
-    await term.press('m', 'o', 'b', 'i', 'l', 'e');
-    await term.press(KEYS.enter);
-    await shows(term, 'shown only now');
+    await term.press('n', ...'mobile', KEYS.enter);
+    expect(term.text()).toContain('monthly limit for mobile (calls a month; empty = no limit): █');
+    await term.press(...'lots', KEYS.enter);
+    expect(term.text()).toContain('monthly limit "lots" is not a whole number: type e.g. 10000, or leave it empty');
+    expect(term.text()).toContain('monthly limit for mobile (calls a month; empty = no limit): lots█');
+    expect(source.created).toEqual([]);
     fits(term);
-    expect(term.text()).toContain('new key for mobile, shown only now: abcd0123456789abcdef0123456789ab');
+    await term.press(KEYS.backspace, KEYS.backspace, KEYS.backspace, KEYS.backspace, ...'1000', KEYS.enter);
+    await shows(term, 'shown only now');
+    expect(source.created).toEqual([{ name: 'mobile', monthlyLimit: 1000 }]);
+    // The banner wraps rather than cutting the key, so it can be copied whole.
+    expect(term.text().replace(/\s+/g, ' ')).toContain('new key for mobile (limit 1000 calls a month), shown only now: abcd0123456789abcdef0123456789ab');
+    await shows(term, /key_1\s+mobile\s+abcd\*\*\*\s+active\s+0\/1000\s+never/);
+    fits(term);
+
+    await term.press('n', ...'ci', KEYS.enter, KEYS.enter);
+    await shows(term, 'new key for ci (no monthly limit)');
+    expect(source.created.at(-1)).toEqual({ name: 'ci', monthlyLimit: null });
+
+    await term.press('n', ...'gone', KEYS.enter, KEYS.escape);
+    expect(term.text()).toContain('no key created');
+    expect(source.created).toHaveLength(2);
+  });
+
+  it('bans a key, and revokes it only after y; Esc keeps it', async () => {
+    const { term } = await start(keysView);
+    await term.press('n', ...'mobile', KEYS.enter, KEYS.enter);
     await shows(term, /key_1\s+mobile\s+abcd\*\*\*\s+active\s+0\s+never/);
     await term.press('b');
     await shows(term, /key_1\s+mobile\s+abcd\*\*\*\s+banned/);
-    expect(term.text()).toMatch(/key_1\s+mobile\s+abcd\*\*\*\s+banned/);
     expect(term.text()).not.toContain('abcd0123456789abcdef0123456789ab');
     await term.press('x');
-    expect(term.text()).toContain('revoke key_1 for good? y revokes, Esc keeps it');
+    expect(term.text()).toContain('revoke key_1 (mobile) for good? y revokes it, Esc keeps it');
+    expect(term.screen().at(-1)).toMatch(/ y yes {2}Esc\/n no/);
+    await term.press(KEYS.escape);
+    expect(term.text()).not.toContain('for good?');
+    expect(term.text()).toMatch(/key_1\s+mobile\s+abcd\*\*\*\s+banned/);
     await term.press('y');
+    expect(term.text()).toMatch(/key_1\s+mobile\s+abcd\*\*\*\s+banned/);
+    await term.press('x', 'y');
     await shows(term, /key_1\s+mobile\s+abcd\*\*\*\s+revoked/);
-    expect(term.text()).toMatch(/key_1\s+mobile\s+abcd\*\*\*\s+revoked/);
+  });
+
+  it('keeps the state column before the id when the terminal is narrow', async () => {
+    const { term } = await start(keysView);
+    await term.press('n', ...'a rather long key name for a partner', KEYS.enter, KEYS.enter);
+    await shows(term, /key_1\s+a rather long key name/);
+    term.stdout.resize(30, 24);
+    await shows(term, /^ NAME\s+STATE\s+THIS MONTH$/m);
+    expect(term.text()).not.toContain('key_1');
+    expect(term.text()).toMatch(/^ a rathe…\s+active\s+0$/m);
+    for (const line of term.screen()) expect(Array.from(line).length, line).toBeLessThanOrEqual(30);
   });
 });

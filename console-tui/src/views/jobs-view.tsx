@@ -5,8 +5,11 @@ import { fit, truncate } from '../format/fit.js';
 import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
+import { formatClockOrDate, jobLabel, jobOutcome } from '@portico/daemon/display';
 import { useNow } from '../shell/use-now.js';
+import { jobDeliveryText, lastErrorText } from './deliveries-format.js';
 import { lastEventOf, problemText, useControlQuery } from './use-control-query.js';
+import { ConfirmLine, useConfirm } from './use-confirm.js';
 import type { ViewDefinition, ViewProps } from './view.js';
 
 const ID_WIDTH = 8;
@@ -15,33 +18,28 @@ const STATUS_WIDTH = 11;
 const WHEN_WIDTH = 16;
 const REFRESH_MS = 5_000;
 const STATUSES: ReadonlyArray<JobStatus | null> = [null, 'QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED'];
-const TONE = { QUEUED: 'idle', RUNNING: 'busy', SUCCEEDED: 'good', FAILED: 'bad', CANCELLED: 'idle' } as const;
-const GLYPH = { QUEUED: '○', RUNNING: '◐', SUCCEEDED: '●', FAILED: '✗', CANCELLED: '–' } as const;
 
-/** The one-line outcome of a job: its error, row count, or what it found. */
-export function jobOutcome(job: Pick<JobView, 'status' | 'result_json'>): string {
-  const r = job.result_json;
-  if (typeof r.error === 'string') return r.error;
-  if (typeof r.row_count === 'number') return `${r.row_count} rows`;
-  if (Array.isArray(r.relations)) return `${r.relations.length} relations`;
-  if (Array.isArray(r.tables)) return `${r.tables.length} tables`;
-  return '';
-}
-
-function JobsView({ live, source, width, height, visible, keyState }: ViewProps): ReactNode {
+function JobsView({ live, source, width, height, visible, keyState, nowMs, openView }: ViewProps): ReactNode {
   const [status, setStatus] = useState<JobStatus | null>(null);
   const [selected, setSelected] = useState(0);
   const [detail, setDetail] = useState(false);
-  const [confirmCancel, setConfirmCancel] = useState<string | null>(null);
   const [banner, setBanner] = useState<{ tone: 'good' | 'bad'; text: string } | null>(null);
   const [bump, setBump] = useState(0);
   const tick = Math.floor(useNow(REFRESH_MS) / REFRESH_MS);
   const api = source.api;
-  const changed = lastEventOf(live.events, ['job.state']);
+  // A delivery's progress shows in the job's detail, so its events re-read the list too.
+  const changed = lastEventOf(live.events, ['job.state', 'delivery.state']);
   const query = useControlQuery(visible, api ? () => api.jobs.list.query({ status: status ?? undefined, limit: 200, offset: 0 }) : null, [status, changed, bump, tick, live.status.bootId]);
   const jobs: JobView[] = query.data?.items ?? [];
   const index = Math.min(selected, Math.max(0, jobs.length - 1));
   const current = jobs[index];
+  const cancelQuestion = useConfirm<JobView>('jobs', keyState, (job) => {
+    if (!api) return;
+    api.jobs.cancel.mutate({ id: job.ingest_job_id, actor: 'tui' }).then(
+      (done) => (setBanner({ tone: 'good', text: `job ${done.ingest_job_id.slice(0, 8)} is ${done.status}` }), setBump((b) => b + 1)),
+      (error: unknown) => setBanner({ tone: 'bad', text: `cancel failed: ${problemText(error)}` }),
+    );
+  });
 
   useKeyScope(
     'jobs',
@@ -51,27 +49,25 @@ function JobsView({ live, source, width, height, visible, keyState }: ViewProps)
       { keys: ['down', 'j'], label: '↓/j', description: 'next job', hint: 'move', run: () => setSelected(Math.min(jobs.length - 1, index + 1)) },
       { keys: ['enter'], description: 'show or hide the request, result and callback of the job', hint: 'detail', run: () => setDetail((d) => !d) },
       { keys: ['s'], description: 'filter by status', hint: 'status', run: () => setStatus(STATUSES[(STATUSES.indexOf(status) + 1) % STATUSES.length] ?? null) },
-      { keys: ['c'], description: 'cancel the selected QUEUED or RUNNING job (asks y)', hint: 'cancel', run: () => current && (current.status === 'QUEUED' || current.status === 'RUNNING') && setConfirmCancel(current.ingest_job_id) },
+      { keys: ['c'], description: 'cancel the selected QUEUED or RUNNING job (asks y)', hint: 'cancel', daemonAction: true, run: () => current && (current.status === 'QUEUED' || current.status === 'RUNNING') && cancelQuestion.ask(current) },
       {
-        keys: ['y'],
-        description: 'confirm the cancel',
+        keys: ['d'],
+        description: "open the selected job's callback delivery in the Deliveries view (its attempt log, retry, reset)",
+        hint: 'delivery',
         run: () => {
-          const id = confirmCancel;
-          setConfirmCancel(null);
-          if (!id || !api) return;
-          api.jobs.cancel.mutate({ id, actor: 'tui' }).then(
-            (job) => (setBanner({ tone: 'good', text: `job ${job.ingest_job_id.slice(0, 8)} is ${job.status}` }), setBump((b) => b + 1)),
-            (error: unknown) => setBanner({ tone: 'bad', text: `cancel failed: ${problemText(error)}` }),
-          );
+          if (!current) return;
+          if (!current.delivery) setBanner({ tone: 'bad', text: `job ${current.ingest_job_id.slice(0, 8)} has no callback delivery${current.callback ? ' yet (it is written when the job finishes)' : ' (no callback target)'}` });
+          else if (openView) openView('deliveries', current.delivery.id);
         },
       },
-      { keys: ['escape'], description: 'close the detail, the question or the message', run: () => (setDetail(false), setConfirmCancel(null), setBanner(null)) },
+      { keys: ['escape'], description: 'close the detail or the message', run: () => (setDetail(false), setBanner(null)) },
     ],
     keyState,
   );
 
   const outcomeWidth = Math.max(8, width - ID_WIDTH - KIND_WIDTH - STATUS_WIDTH - WHEN_WIDTH - 10);
-  const detailLines = detail && current ? 5 : 0;
+  const deliveryError = current?.delivery ? lastErrorText(current.delivery) : null;
+  const detailLines = detail && current ? 6 + (deliveryError ? 1 : 0) : 0;
   const listHeight = Math.max(1, height - 5 - detailLines);
   const top = Math.max(0, Math.min(index - Math.floor(listHeight / 2), jobs.length - listHeight));
   return (
@@ -86,8 +82,8 @@ function JobsView({ live, source, width, height, visible, keyState }: ViewProps)
         {jobs.slice(top, top + listHeight).map((j, i) => (
           <Text key={j.ingest_job_id} wrap="truncate-end" inverse={top + i === index}>
             {` ${fit(j.ingest_job_id, ID_WIDTH)}  ${fit(j.job_kind, KIND_WIDTH)}  `}
-            <Tinted tone={TONE[j.status]}>{fit(`${GLYPH[j.status]} ${j.status}`, STATUS_WIDTH)}</Tinted>
-            {`  ${fit(j.created_at.slice(0, 16).replace('T', ' '), WHEN_WIDTH)}  ${fit(jobOutcome(j), outcomeWidth)}`}
+            <Tinted tone={jobLabel(j.status).tone}>{fit(`${jobLabel(j.status).glyph} ${j.status}`, STATUS_WIDTH)}</Tinted>
+            {`  ${fit(formatClockOrDate(j.created_at, nowMs), WHEN_WIDTH)}  ${fit(jobOutcome(j), outcomeWidth)}`}
           </Text>
         ))}
         {query.data && jobs.length === 0 ? <Line width={width} text=" No jobs. s changes the status filter." dim /> : null}
@@ -98,11 +94,13 @@ function JobsView({ live, source, width, height, visible, keyState }: ViewProps)
           <Line width={width} text={`   request ${JSON.stringify(current.request_json)}`} />
           <Line width={width} text={`   result  ${JSON.stringify(current.result_json)}`} />
           <Line width={width} text={`   callback ${current.callback ? `${current.callback.url} · secret ${current.callback.secret ?? 'none'} · headers ${Object.keys(current.callback.headers).join(', ') || 'none'}` : 'none'}`} />
-          <Line width={width} text={`   finished ${current.finished_at ?? '-'}`} dim />
+          <Line width={width} text={`   delivery ${current.delivery ? `${jobDeliveryText(current.delivery, nowMs)} · d opens it` : current.callback ? 'none yet: written when the job finishes' : 'none'}`} />
+          {deliveryError ? <Line width={width} text={`   last error ${deliveryError}`} /> : null}
+          <Line width={width} text={`   finished ${current.finished_at ? formatClockOrDate(current.finished_at, nowMs) : '-'}`} dim />
         </Box>
       ) : null}
-      {confirmCancel ? (
-        <Line width={width} text={` cancel job ${confirmCancel.slice(0, 8)}? y cancels it (its callback reports CANCELLED), Esc keeps it`} bold />
+      {cancelQuestion.asking ? (
+        <ConfirmLine question={`cancel job ${cancelQuestion.asking.ingest_job_id.slice(0, 8)}`} yes="cancels it (callback reports CANCELLED)" no="keeps it" width={width} />
       ) : banner ? (
         <Text wrap="truncate-end"><Tinted tone={banner.tone}>{truncate(` ${banner.text}`, width)}</Tinted></Text>
       ) : (

@@ -1,35 +1,37 @@
 import type { ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { SystemStatus } from '@portico/daemon/control';
-import { formatDateTime, formatDuration } from '../format/duration.js';
+import { formatClockOrDate, formatDuration } from '../format/duration.js';
 import { fit, truncate } from '../format/fit.js';
 import { componentLabel, labelText } from '../format/state-label.js';
 import { componentRows, storeText, type ComponentRow } from '../format/status-text.js';
 import type { LiveState } from '../live/live-store.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
+import { DeliveryCountsText, useDeliveryCounts } from './deliveries-counts.js';
 import type { ViewDefinition, ViewProps } from './view.js';
 
 const INDENT = '   ';
 const STATE_WIDTH = 12;
 const AGE_WIDTH = 8;
 
-/** Uptime as of `nowMs`: the daemon's figure plus the time since we read it, frozen while disconnected. */
+/** Uptime as of `nowMs`: the daemon's figure plus the time since we read it (the shell stops `nowMs` while disconnected). */
 export function liveUptime(live: LiveState, nowMs: number): number {
-  const elapsed = live.connection === 'connected' ? Math.max(0, nowMs - live.statusReadAt) / 1000 : 0;
+  const elapsed = Math.max(0, nowMs - live.statusReadAt) / 1000;
   return live.status.uptimeSeconds + elapsed;
 }
 
-function StatusView({ live, nowMs, width, height }: ViewProps): ReactNode {
+function StatusView({ live, source, visible, nowMs, width, height }: ViewProps): ReactNode {
   const { status } = live;
+  const deliveries = useDeliveryCounts({ live, source, visible, nowMs });
   const rows = componentRows(status.components, nowMs);
   const facts: Array<[string, string]> = [
     ['version', `${status.version} · mode ${status.mode} · pid ${status.pid}`],
-    ['uptime', `${formatDuration(liveUptime(live, nowMs))} (started ${formatDateTime(status.startedAt)})`],
+    ['uptime', `${formatDuration(liveUptime(live, nowMs))} (started ${formatClockOrDate(status.startedAt, nowMs)})`],
     ['store', storeText(status.store)],
     ['boot', status.bootId],
   ];
-  const tableRoom = Math.max(0, height - facts.length - 4);
+  const tableRoom = Math.max(0, height - facts.length - (deliveries ? 1 : 0) - 4);
   const shown = rows.length > tableRoom ? rows.slice(0, Math.max(0, tableRoom - 1)) : rows;
   const hidden = rows.length - shown.length;
   const nameWidth = Math.min(20, Math.max(9, ...rows.map((r) => r.name.length)));
@@ -41,6 +43,12 @@ function StatusView({ live, nowMs, width, height }: ViewProps): ReactNode {
       {facts.map(([name, value]) => (
         <Line key={name} width={width} text={`${INDENT}${name.padEnd(8)} ${value}`} />
       ))}
+      {deliveries ? (
+        <Text wrap="truncate-end">
+          {`${INDENT}${'webhooks'.padEnd(8)} `}
+          <DeliveryCountsText counts={deliveries} width={Math.max(0, width - INDENT.length - 9)} />
+        </Text>
+      ) : null}
       <Line width={width} text="" />
       <Text wrap="truncate-end">
         <Text bold> COMPONENTS</Text>

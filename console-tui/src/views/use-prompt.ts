@@ -17,15 +17,19 @@ export interface Prompt {
 /**
  * A one-line text prompt inside a view (`/` filter, a new key's name). While open it owns the
  * keyboard: Enter submits, Esc cancels, Backspace deletes; it is listed in the `?` help.
+ * `onChange` (optional) hears every edit, for a filter that applies as it is typed.
  */
-export function usePrompt(id: string, keyState: KeyScopeState, onSubmit: (text: string) => void, onCancel: () => void = () => {}): Prompt {
+export function usePrompt(id: string, keyState: KeyScopeState, onSubmit: (text: string) => void, onCancel: () => void = () => {}, onChange?: (text: string) => void): Prompt {
   const registry = useKeyRegistry();
   const [text, setTextState] = useState<string | null>(null);
   // Mirrors the state so several keys in one input chunk build on each other.
   const ref = useRef<string | null>(null);
   const setText = (next: string | null): void => {
+    const changed = next !== null && ref.current !== null && next !== ref.current;
     ref.current = next;
     setTextState(next);
+    // Typing and deleting, not opening or closing: a view that filters as you type follows it.
+    if (changed) onChange?.(next);
   };
   const onKey = (name: string): void => {
     const current = ref.current;

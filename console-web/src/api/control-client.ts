@@ -27,6 +27,8 @@ export function connectControl({ token, onUnauthorized, onSocketClose, origin = 
     url: controlSocketUrl(origin),
     connectionParams: () => ({ token }),
     retryDelayMs: reconnectDelayMs,
+    // A daemon that hangs (or a dropped tunnel) keeps the socket open; pings notice it, so the page turns stale.
+    keepAlive: { enabled: true, intervalMs: 10_000, pongTimeoutMs: 5_000 },
     onClose: onSocketClose,
   });
   const client = createTRPCClient<AppRouter>({
@@ -48,8 +50,18 @@ export function connectControl({ token, onUnauthorized, onSocketClose, origin = 
 // The 401 body is not a tRPC error shape, so the status code is the reliable signal.
 function fetchReporting401(onUnauthorized: () => void) {
   return async function fetchWithAuthCheck(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-    const response = await fetch(input, init);
+    let response: Response;
+    try {
+      response = await fetch(input, init);
+    } catch (error) {
+      if (init?.signal?.aborted) throw error;
+      // The browser's "Failed to fetch" says nothing to an operator; a view shows this instead.
+      throw new TypeError(UNREACHABLE, { cause: error });
+    }
     if (response.status === 401) onUnauthorized();
     return response;
   };
 }
+
+/** What a call says when the daemon cannot be reached (the shell's notice says the rest). */
+export const UNREACHABLE = 'The daemon is not reachable; this shows the last data received and updates by itself when it is back.';

@@ -1,6 +1,6 @@
 import type { BackendView } from '@portico/daemon/control';
 import { describe, expect, it } from 'vitest';
-import { agoText, applyUpdate, backendLabel, mergeRead } from './backend-updates';
+import { applyUpdate, mergeRead } from './backend-updates';
 
 const backend = (name: string, state: BackendView['health']['state'], lastCheckAt: string | null): BackendView => ({
   name, origin: 'http://x', anonymous: false, useWhenUnhealthy: false, usedBy: [],
@@ -8,12 +8,6 @@ const backend = (name: string, state: BackendView['health']['state'], lastCheckA
 });
 
 describe('backend updates', () => {
-  it('labels states with a glyph, a word and a tone; a backend without health check is unchecked', () => {
-    expect(backendLabel({ state: 'unhealthy', checked: true })).toEqual({ glyph: '✗', word: 'unhealthy', tone: 'bad' });
-    expect(backendLabel({ state: 'degraded', checked: true }).tone).toBe('busy');
-    expect(backendLabel({ state: 'healthy', checked: false }).word).toBe('unchecked');
-  });
-
   it('applies a live update and puts a state change on top of the timeline', () => {
     const data = { backends: [backend('a', 'healthy', '2026-01-01T00:00:01Z'), backend('b', 'healthy', null)], timeline: [] };
     const health = { ...data.backends[0]!.health, state: 'unhealthy' as const, lastCheckAt: '2026-01-01T00:00:02Z' };
@@ -30,10 +24,4 @@ describe('backend updates', () => {
     expect(merged.timeline).toHaveLength(1);
   });
 
-  it('says how long ago a check was', () => {
-    const now = Date.parse('2026-01-01T00:10:00Z');
-    expect(agoText('2026-01-01T00:09:55Z', now)).toBe('5s ago');
-    expect(agoText('2026-01-01T00:07:00Z', now)).toBe('3m ago');
-    expect(agoText(null, now)).toBe('never');
-  });
 });

@@ -5,28 +5,6 @@ export interface BackendsData {
   timeline: BackendHealthChangeView[];
 }
 
-export const STATE_LABEL = {
-  healthy: { glyph: '●', word: 'healthy', tone: 'good' },
-  degraded: { glyph: '◐', word: 'degraded', tone: 'busy' },
-  unhealthy: { glyph: '✗', word: 'unhealthy', tone: 'bad' },
-  unknown: { glyph: '○', word: 'unknown', tone: 'idle' },
-} as const;
-
-/** Green healthy, yellow degraded, red unhealthy, grey unknown; a backend without beta_health is `unchecked`. */
-export function backendLabel(health: Pick<BackendView['health'], 'state' | 'checked'>): { glyph: string; word: string; tone: 'good' | 'busy' | 'bad' | 'idle' } {
-  if (!health.checked) return { glyph: '–', word: 'unchecked', tone: 'idle' };
-  return STATE_LABEL[health.state] ?? { glyph: '?', word: String(health.state), tone: 'idle' };
-}
-
-/** `4s ago`, `3m ago`, `2h ago`, or `never`. */
-export function agoText(iso: string | null, nowMs: number): string {
-  if (!iso) return 'never';
-  const seconds = Math.max(0, Math.floor((nowMs - Date.parse(iso)) / 1000));
-  if (seconds < 60) return `${seconds}s ago`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
-  return `${Math.floor(seconds / 3600)}h ago`;
-}
-
 export function applyUpdate(data: BackendsData, update: BackendUpdate): BackendsData {
   return {
     backends: data.backends.map((b) => (b.name === update.backend ? { ...b, health: update.health } : b)),

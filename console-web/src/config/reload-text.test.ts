@@ -7,18 +7,19 @@ const record = (over: Partial<ReloadRecord>): ReloadRecord => ({
 });
 
 describe('reload texts', () => {
-  it('writes a diagnostic as file:line:col summary; detail, and a positionless one as a configuration error', () => {
-    expect(diagnosticLine({ severity: 'error', file: '/srv/conf/portico.hcl', line: 7, column: 3, summary: 'Unsupported argument', detail: 'not expected here.', text: '' })).toBe(
-      'portico.hcl:7:3 Unsupported argument; not expected here.',
-    );
+  it('writes a diagnostic as file:line,col-col: summary; detail (config check\'s format, the file name only), and a positionless one as a configuration error', () => {
+    const at = { severity: 'error' as const, file: '/srv/conf/portico.hcl', line: 7, column: 3, summary: 'Unsupported argument', detail: 'not expected here.', text: '', excerpt: null };
+    expect(diagnosticLine({ ...at, endLine: 7, endColumn: 8 })).toBe('portico.hcl:7,3-8: Unsupported argument; not expected here.');
+    expect(diagnosticLine({ ...at, endLine: 9, endColumn: 2 })).toBe('portico.hcl:7,3-9,2: Unsupported argument; not expected here.');
+    expect(diagnosticLine({ ...at, endLine: null, endColumn: null })).toBe('portico.hcl:7,3: Unsupported argument; not expected here.');
     expect(diagnosticLine({ severity: 'error', file: null, line: null, column: null, summary: "missing 'server' block", detail: '', text: '' })).toBe("configuration error: missing 'server' block");
   });
 
   it('sums up a reload by its diff, its first problem or its error', () => {
     const diff = { servers: { added: [], removed: [], changed: [] }, endpoints: { added: ['/b'], removed: [], changed: [] }, backends: { added: [], removed: [], changed: [] }, files: [], unchanged: false, summary: '+1 endpoint (/b)' };
     expect(outcomeText(record({ diff }))).toBe('+1 endpoint (/b)');
-    const problem = { severity: 'error' as const, file: '/x/a.hcl', line: 2, column: 1, summary: 'Bad', detail: '', text: '' };
-    expect(outcomeText(record({ result: 'rejected', diagnostics: [problem, problem] }))).toBe('2 problems: a.hcl:2:1 Bad');
+    const problem = { severity: 'error' as const, file: '/x/a.hcl', line: 2, column: 1, endLine: 2, endColumn: 4, summary: 'Bad', detail: '', text: '', excerpt: null };
+    expect(outcomeText(record({ result: 'rejected', diagnostics: [problem, problem] }))).toBe('2 problems: a.hcl:2,1-4: Bad');
     expect(outcomeText(record({ result: 'failed', error: 'listen EADDRINUSE' }))).toBe('listen EADDRINUSE');
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attemptText, confirmText, durationText, jobOutcome, listInput, pruneSelected, resetPlan, toggleSelected } from './delivery-logic';
+import { attemptText, confirmText, deliveryIdFromPath, deliveryPath, filterFromUrl, lastErrorText, listInput, pruneSelected, resetPlan, retryConfirmText, toggleSelected, triesDetail, triesText } from './delivery-logic';
 
 const JOB = '0b7e2a4c-1111-4222-8333-444455556666';
 
@@ -30,12 +30,32 @@ describe('deliveries view logic', () => {
     expect([...pruneSelected(new Set(['a', 'c']), [{ id: 'a', status: 'PENDING' }, { id: 'c', status: 'DEAD' }])]).toEqual(['c']);
   });
 
-  it('describes attempts, durations and job outcomes', () => {
+  it('describes attempts', () => {
     expect(attemptText({ attempt: 1, worker: 'w', started_at: '', duration_ms: 5, status_code: 503, error: 'receiver answered HTTP 503', response_body: 'busy' })).toEqual({ outcome: 'HTTP 503', detail: 'receiver answered HTTP 503 · answer: busy' });
     expect(attemptText({ attempt: 2, worker: 'w', started_at: '', duration_ms: 5, status_code: null, error: 'timeout: no answer within 10000 ms', response_body: null }).outcome).toBe('no answer');
-    expect(durationText(41)).toBe('41 ms');
-    expect(durationText(10_000)).toBe('10.0 s');
-    expect(jobOutcome({ result_json: { error: 'bad.csv: row 2' } })).toBe('bad.csv: row 2');
-    expect(jobOutcome({ result_json: { row_count: 3 } })).toBe('3 rows');
+  });
+
+  it('names a delivery in the address the Jobs view links to, and reads only a delivery id back', () => {
+    expect(deliveryPath(JOB, 'job-1')).toBe(`/deliveries?job=job-1&delivery=${JOB}`);
+    expect(filterFromUrl({ status: 'DEAD', job: 'j', url: 'hooks', delivery: '' })).toEqual({ status: 'DEAD', jobId: 'j', url: 'hooks' });
+    expect(filterFromUrl({ status: 'LOST', job: '', url: '', delivery: '' }).status).toBe('');
+    expect(deliveryIdFromPath(`/deliveries/${JOB}`)).toBe(JOB);
+    expect(deliveryIdFromPath(`/deliveries/${JOB.toUpperCase()}/`)).toBe(JOB);
+    expect(deliveryIdFromPath('/deliveries')).toBeNull();
+    expect(deliveryIdFromPath('/deliveries/abc')).toBeNull();
+    expect(deliveryIdFromPath(`/jobs/${JOB}`)).toBeNull();
+  });
+
+  it('counts tries in the current round of the schedule, and all of them after a reset', () => {
+    expect(triesText({ attempts_in_round: 2, max_attempts: 5 })).toBe('2/5');
+    expect(triesDetail({ attempts: 2, attempts_in_round: 2, max_attempts: 5 })).toBe('2/5');
+    expect(triesDetail({ attempts: 6, attempts_in_round: 1, max_attempts: 5 })).toBe('1/5 (6 in all)');
+  });
+
+  it("asks before a retry now, and shows a failing delivery's last error", () => {
+    expect(retryConfirmText(JOB)).toBe('Retry delivery 0b7e2a4c now? A callback worker attempts it at its next poll instead of at its scheduled time.');
+    expect(lastErrorText({ status: 'PENDING', last_error: 'receiver answered HTTP 503', last_status_code: 503 })).toBe('receiver answered HTTP 503');
+    expect(lastErrorText({ status: 'DEAD', last_error: null, last_status_code: 500 })).toBe('HTTP 500');
+    expect(lastErrorText({ status: 'DELIVERED', last_error: null, last_status_code: 200 })).toBeNull();
   });
 });

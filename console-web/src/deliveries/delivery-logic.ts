@@ -1,4 +1,4 @@
-import type { AttemptRead, DeliverySelector, DeliveryStatus, DeliveryView, JobView } from '@portico/daemon/control';
+import type { AttemptRead, DeliverySelector, DeliveryStatus, DeliveryView, JobDeliveryView, JobView } from '@portico/daemon/control';
 
 export interface DeliveryFilter {
   status: DeliveryStatus | '';
@@ -53,6 +53,47 @@ export function pruneSelected(selected: ReadonlySet<string>, rows: readonly Pick
   return new Set([...selected].filter((id) => dead.has(id)));
 }
 
+/** The Deliveries view's address state: `/deliveries?status=DEAD&job=<uuid>&url=hooks&delivery=<uuid>`. */
+export const DELIVERIES_URL = { status: '', job: '', url: '', delivery: '' };
+
+/** Where a delivery is shown, filtered to its job, with its attempt log open (the Jobs view links there). */
+export function deliveryPath(id: string, jobId: string): string {
+  return `/deliveries?${new URLSearchParams({ job: jobId, delivery: id }).toString()}`;
+}
+
+/** The filter an address names; an unknown status reads as "all". */
+export function filterFromUrl(url: typeof DELIVERIES_URL): DeliveryFilter {
+  const status = (['PENDING', 'DELIVERED', 'DEAD'] as const).find((s) => s === url.status) ?? '';
+  return { status, jobId: url.job, url: url.url };
+}
+
+/** The delivery an older `/deliveries/<id>` link selects, or null. */
+export function deliveryIdFromPath(path: string): string | null {
+  const m = /^\/deliveries\/([^/]+)\/?$/.exec(path);
+  const id = m?.[1] ?? null;
+  return id !== null && UUID.test(id) ? id.toLowerCase() : null;
+}
+
+/** `2/5`: attempts of the current round out of the retry schedule's. */
+export function triesText(d: Pick<DeliveryView, 'attempts_in_round' | 'max_attempts'>): string {
+  return `${d.attempts_in_round}/${d.max_attempts}`;
+}
+
+/** `2/5`, or `1/5 (6 in all)` after a reset: the attempt log numbers every attempt. */
+export function triesDetail(d: Pick<DeliveryView, 'attempts' | 'attempts_in_round' | 'max_attempts'>): string {
+  return d.attempts > d.attempts_in_round ? `${triesText(d)} (${d.attempts} in all)` : triesText(d);
+}
+
+export function retryConfirmText(id: string): string {
+  return `Retry delivery ${id.slice(0, 8)} now? A callback worker attempts it at its next poll instead of at its scheduled time.`;
+}
+
+/** The last error of a job's delivery that is still failing, else null. */
+export function lastErrorText(d: Pick<JobDeliveryView, 'status' | 'last_error' | 'last_status_code'>): string | null {
+  if (d.status === 'DELIVERED') return null;
+  return d.last_error ?? (d.last_status_code !== null ? `HTTP ${d.last_status_code}` : null);
+}
+
 export function outcomeText(d: Pick<DeliveryView, 'last_status_code' | 'last_error'>): string {
   if (d.last_status_code !== null) return `HTTP ${d.last_status_code}`;
   return d.last_error ?? '—';
@@ -65,21 +106,4 @@ export function attemptText(a: AttemptRead): { outcome: string; detail: string }
   };
 }
 
-export function durationText(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
-}
 
-/** The one-line outcome of a job: its error, rows, relations or tables. */
-export function jobOutcome(job: Pick<JobView, 'result_json'>): string {
-  const r = job.result_json;
-  if (typeof r.error === 'string') return r.error;
-  if (typeof r.row_count === 'number') return `${r.row_count} rows`;
-  if (Array.isArray(r.relations)) return `${r.relations.length} relations`;
-  if (Array.isArray(r.tables)) return `${r.tables.length} tables`;
-  return '';
-}
-
-export const STATUS_TONE = { PENDING: 'busy', DELIVERED: 'good', DEAD: 'bad' } as const;
-export const STATUS_GLYPH = { PENDING: '◐', DELIVERED: '●', DEAD: '✗' } as const;
-export const JOB_TONE = { QUEUED: 'idle', RUNNING: 'busy', SUCCEEDED: 'good', FAILED: 'bad', CANCELLED: 'idle' } as const;
-export const JOB_GLYPH = { QUEUED: '○', RUNNING: '◐', SUCCEEDED: '●', FAILED: '✗', CANCELLED: '–' } as const;

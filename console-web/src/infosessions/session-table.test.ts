@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ariaSort, buildingText, fileSummary, keyActions, listInput, newestEventOf, nextSort, pageText, parseLimit, sessionTime, usageText, websiteHref } from './session-table';
+import { SESSIONS_URL, sessionsFromUrl, ariaSort, buildingText, fileSummary, filterKeys, keyActions, listInput, newestEventOf, nextSort, pageText, sessionTime, usageText, websiteHref } from './session-table';
 
 describe('infosessions table logic', () => {
   it('flips the order on the same column and starts ascending on another', () => {
@@ -51,8 +51,23 @@ describe('infosessions table logic', () => {
     expect(keyActions('revoked')).toEqual([]);
     expect(usageText({ requestsThisMonth: 3, monthlyLimit: null })).toBe('3');
     expect(usageText({ requestsThisMonth: 3, monthlyLimit: 10 })).toBe('3 / 10');
-    expect(parseLimit('')).toEqual({ ok: true, value: null });
-    expect(parseLimit('100')).toEqual({ ok: true, value: 100 });
-    expect(parseLimit('-1').ok).toBe(false);
+  });
+
+  it('filters keys by words of the name or id and by state', () => {
+    const key = (id: string, name: string, state: 'active' | 'banned' | 'revoked') => ({ id, name, state }) as never;
+    const keys = [key('key_0a1b2c3d4e', 'Mobile app', 'active'), key('key_ffff000011', 'partner', 'banned'), key('key_1234567890', 'old mobile', 'revoked')];
+    expect(filterKeys(keys, 'mobile', '').map((k) => k.name)).toEqual(['Mobile app', 'old mobile']);
+    expect(filterKeys(keys, 'MOBILE', 'revoked').map((k) => k.name)).toEqual(['old mobile']);
+    expect(filterKeys(keys, 'ffff', '').map((k) => k.name)).toEqual(['partner']);
+    expect(filterKeys(keys, ' ', 'banned').map((k) => k.name)).toEqual(['partner']);
+  });
+
+  it('reads the filters, sort and page from the address, ignoring what makes no sense', () => {
+    expect(sessionsFromUrl({ ...SESSIONS_URL, q: 'google', audience: 'MATH', sort: 'employer', order: 'desc', page: '3' })).toEqual({
+      filters: { search: 'google', from: '', to: '', audience: 'MATH' },
+      sort: { column: 'employer', order: 'desc' },
+      page: 2,
+    });
+    expect(sessionsFromUrl({ ...SESSIONS_URL, sort: 'drop table', order: 'sideways', page: '-1' })).toEqual({ filters: { search: '', from: '', to: '', audience: '' }, sort: { column: 'date', order: 'asc' }, page: 0 });
   });
 });

@@ -27,6 +27,20 @@ export interface SessionFilters {
 
 export const PAGE_SIZE = 50;
 
+/** What the Infosessions view keeps in the address (`?q=google&sort=employer&order=desc&page=2&session=42`), '' or the default when not set. */
+export const SESSIONS_URL = { q: '', from: '', to: '', audience: '', sort: 'date', order: 'asc', page: '1', session: '' };
+export type SessionsUrl = typeof SESSIONS_URL;
+
+const SORT_COLUMNS: readonly SortColumn[] = ['date', 'employer', 'id', 'building'];
+
+/** The filters, sort and page (0-based) an address asks for; anything it says that makes no sense reads as the default. */
+export function sessionsFromUrl(url: SessionsUrl): { filters: SessionFilters; sort: SortState; page: number } {
+  const column = SORT_COLUMNS.includes(url.sort as SortColumn) ? (url.sort as SortColumn) : 'date';
+  const page = /^\d{1,6}$/.test(url.page) ? Math.max(0, Number(url.page) - 1) : 0;
+  return { filters: { search: url.q, from: url.from, to: url.to, audience: url.audience }, sort: { column, order: url.order === 'desc' ? 'desc' : 'asc' }, page };
+}
+
+
 /** The infosessions.list input for the filters, sort and page; empty filters are left out. */
 export function listInput(filters: SessionFilters, sort: SortState, page: number) {
   const trimmed = (v: string) => v.trim();
@@ -90,10 +104,8 @@ export function usageText(key: Pick<ApiKeySummary, 'requestsThisMonth' | 'monthl
   return key.monthlyLimit === null ? String(key.requestsThisMonth) : `${key.requestsThisMonth} / ${key.monthlyLimit}`;
 }
 
-/** A monthly limit typed in a form: empty means none; else a whole number ≥ 0, or an error. */
-export function parseLimit(text: string): { ok: true; value: number | null } | { ok: false; message: string } {
-  const t = text.trim();
-  if (t === '') return { ok: true, value: null };
-  if (!/^\d{1,12}$/.test(t)) return { ok: false, message: 'The monthly limit must be a whole number of calls, or empty for none.' };
-  return { ok: true, value: Number(t) };
+/** Keys whose name or id contains `text` (any case), in `state` when one is given. */
+export function filterKeys(keys: readonly ApiKeySummary[], text: string, state: string): ApiKeySummary[] {
+  const wanted = text.trim().toLowerCase();
+  return keys.filter((k) => (state === '' || k.state === state) && (wanted === '' || k.name.toLowerCase().includes(wanted) || k.id.toLowerCase().includes(wanted)));
 }

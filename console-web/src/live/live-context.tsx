@@ -19,6 +19,11 @@ function useLiveContext(): LiveContextValue {
   return value;
 }
 
+/** The live state, or null outside a session (the login screen). */
+export function useOptionalLive(): LiveState | null {
+  return useContext(LiveContext)?.live ?? null;
+}
+
 /** Status, events and link state, kept live by the shell for every view. */
 export function useLive(): LiveState {
   return useLiveContext().live;

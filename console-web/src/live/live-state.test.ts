@@ -1,8 +1,8 @@
-import type { ComponentStatus, DaemonEvent, SystemStatus } from '@portico/daemon/control';
+import type { ComponentStatus, ConfigStatus, DaemonEvent, ReloadRecord, SystemStatus } from '@portico/daemon/control';
 import { describe, expect, it } from 'vitest';
 import { coalescedTask } from './coalesced-task';
 import { mergeEvents } from './event-log';
-import { currentUptimeSeconds, initialLiveState, liveReducer } from './live-state';
+import { actionsOffReason, currentUptimeSeconds, initialLiveState, liveReducer, staleSince } from './live-state';
 
 const component = (name: string, state: ComponentStatus['state']): ComponentStatus => ({ name, state, since: '2025-01-01T00:00:00Z', detail: null });
 
@@ -45,6 +45,47 @@ describe('liveReducer', () => {
     state = liveReducer(state, { type: 'event', event: event(1, { type: 'component.state', component: component('store', 'failed') }) });
     expect(state.status?.components.map((c) => `${c.name}=${c.state}`)).toEqual(['store=failed', 'control=running']);
     expect(state.events).toHaveLength(1);
+  });
+});
+
+const reload = (result: ReloadRecord['result']): ReloadRecord => ({
+  id: 'i:1',
+  trigger: 'file',
+  startedAt: '2025-01-01T00:00:00Z',
+  durationMs: 2,
+  result,
+  diagnostics: [],
+  diff: null,
+  error: null,
+  sources: [{ path: 'portico.hcl', sha256: 'ab' }],
+});
+const configStatus = (last: ReloadRecord | null): ConfigStatus => ({ files: [], appliedAt: null, last, watching: [] });
+
+describe('a rejected config save', () => {
+  it('is kept from config.status while the last reload did not apply, and cleared by one that did', () => {
+    let state = liveReducer(initialLiveState, { type: 'config-read', status: configStatus(reload('rejected')) });
+    expect(state.rejectedReload?.result).toBe('rejected');
+    state = liveReducer(state, { type: 'config-read', status: configStatus(reload('failed')) });
+    expect(state.rejectedReload?.result).toBe('failed');
+    state = liveReducer(state, { type: 'config-read', status: configStatus(reload('applied')) });
+    expect(state.rejectedReload).toBeNull();
+    state = liveReducer(state, { type: 'config-read', status: configStatus(reload('rejected')) });
+    expect(liveReducer(state, { type: 'config-read', status: null }).rejectedReload).toBeNull();
+  });
+});
+
+describe('stale and actions off', () => {
+  it('says since when the page is stale and why actions are off only while the link is down', () => {
+    let state = liveReducer(initialLiveState, { type: 'subscription-started' });
+    expect(staleSince(state)).toBeNull();
+    expect(actionsOffReason(state)).toBeNull();
+    state = liveReducer(state, { type: 'socket-closed', at: 7_000 });
+    expect(staleSince(state)).toBe(7_000);
+    expect(actionsOffReason(state)).toBe('Disconnected from the daemon: this works again once it is back.');
+    state = liveReducer(state, { type: 'subscription-started' });
+    expect(staleSince(state)).toBeNull();
+    expect(actionsOffReason(state)).toBeNull();
+    expect(actionsOffReason(initialLiveState)).toBeNull();
   });
 });
 

@@ -1,4 +1,4 @@
-import type { DaemonEvent, SystemStatus } from '@portico/daemon/control';
+import type { ConfigStatus, DaemonEvent, ReloadRecord, SystemStatus } from '@portico/daemon/control';
 import { mergeEvents } from './event-log';
 import { applyEventToStatus } from './apply-event';
 
@@ -16,6 +16,8 @@ export interface LiveState {
   statusError: string | null;
   /** Newest first. */
   events: DaemonEvent[];
+  /** The last config reload when it did not apply (a rejected save), until a reload applies; null otherwise or without a gateway. */
+  rejectedReload: ReloadRecord | null;
 }
 
 export type LiveAction =
@@ -23,7 +25,8 @@ export type LiveAction =
   | { type: 'socket-closed'; at: number }
   | { type: 'status-loaded'; status: SystemStatus; at: number }
   | { type: 'status-failed'; message: string }
-  | { type: 'event'; event: DaemonEvent };
+  | { type: 'event'; event: DaemonEvent }
+  | { type: 'config-read'; status: ConfigStatus | null };
 
 export const initialLiveState: LiveState = {
   link: 'connecting',
@@ -32,6 +35,7 @@ export const initialLiveState: LiveState = {
   disconnectedAt: null,
   statusError: null,
   events: [],
+  rejectedReload: null,
 };
 
 export function liveReducer(state: LiveState, action: LiveAction): LiveState {
@@ -51,7 +55,21 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
         events: mergeEvents(state.events, [action.event]),
         status: state.status ? applyEventToStatus(state.status, action.event) : state.status,
       };
+    case 'config-read': {
+      const last = action.status?.last ?? null;
+      return { ...state, rejectedReload: last && last.result !== 'applied' ? last : null };
+    }
   }
+}
+
+/** Client clock (ms) up to which what the page shows is known to be current, while the link is down; null while live. */
+export function staleSince(state: Pick<LiveState, 'link' | 'disconnectedAt'>): number | null {
+  return state.link === 'disconnected' ? state.disconnectedAt : null;
+}
+
+/** Why buttons that ask the daemon to change something are off right now, or null when they work. */
+export function actionsOffReason(state: Pick<LiveState, 'link'>): string | null {
+  return state.link === 'disconnected' ? 'Disconnected from the daemon: this works again once it is back.' : null;
 }
 
 /** Seconds the daemon has been up as far as we know: ticking while live, frozen once the link drops. */

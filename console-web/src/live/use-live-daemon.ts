@@ -1,6 +1,7 @@
 import type { DaemonEvent } from '@portico/daemon/control';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { connectControl, type ControlClient } from '../api/control-client';
+import { daemonAnswered, failureText } from '../api/failure-text';
 import { coalescedTask } from './coalesced-task';
 import { initialLiveState, liveReducer, type LiveState } from './live-state';
 
@@ -15,6 +16,9 @@ const RESUBSCRIBE_DELAY_MS = 2_000;
 
 /** Event types after which `system.status` reads differently; log lines do not change it. */
 const STATUS_CHANGING_EVENTS: ReadonlySet<DaemonEvent['type']> = new Set(['daemon.started', 'daemon.stopping', 'component.state']);
+
+/** Event types after which `config.status` may say something else about the last reload. */
+const CONFIG_CHANGING_EVENTS: ReadonlySet<DaemonEvent['type']> = new Set(['daemon.started', 'config.reloaded']);
 
 export interface LiveDaemon {
   live: LiveState;
@@ -47,12 +51,23 @@ export function useLiveDaemon(token: string, onRefused: () => void): LiveDaemon 
       },
     });
 
+    // A save that did not apply shows on every view until a reload applies; a tab opened later reads it here too.
+    const refreshConfig = coalescedTask(async () => {
+      try {
+        const status = await connection.client.config.status.query();
+        if (!disposed) dispatch({ type: 'config-read', status });
+      } catch (error) {
+        // Unreachable: keep what is shown (the link says why). Refused (no gateway in that process): nothing to show.
+        if (!disposed && daemonAnswered(error)) dispatch({ type: 'config-read', status: null });
+      }
+    });
+
     const refreshStatus = coalescedTask(async () => {
       try {
         const status = await connection.client.system.status.query();
         if (!disposed) dispatch({ type: 'status-loaded', status, at: Date.now() });
       } catch (error) {
-        if (!disposed) dispatch({ type: 'status-failed', message: describeFailure(error) });
+        if (!disposed) dispatch({ type: 'status-failed', message: failureText(error) });
       }
     });
 
@@ -77,19 +92,21 @@ export function useLiveDaemon(token: string, onRefused: () => void): LiveDaemon 
             if (!current()) return;
             dispatch({ type: 'subscription-started' });
             refreshStatus();
+            refreshConfig();
           },
           onData: ({ id, data: event }) => {
             if (!current()) return;
             lastEventId = id;
             dispatch({ type: 'event', event });
             if (STATUS_CHANGING_EVENTS.has(event.type)) refreshStatus();
+            if (CONFIG_CHANGING_EVENTS.has(event.type)) refreshConfig();
           },
           onConnectionStateChange: (state) => {
             if (current() && state.state === 'connecting' && state.error) dispatch({ type: 'socket-closed', at: Date.now() });
           },
           onError: (error) => {
             if (!current()) return;
-            dispatch({ type: 'status-failed', message: describeFailure(error) });
+            dispatch({ type: 'status-failed', message: failureText(error) });
             followAgainSoon();
           },
           onComplete: followAgainSoon,
@@ -99,6 +116,7 @@ export function useLiveDaemon(token: string, onRefused: () => void): LiveDaemon 
     follow();
 
     refreshStatus();
+    refreshConfig();
     // The tRPC client is a callable proxy; passed bare, React would call it as an updater.
     setClient(() => connection.client);
     return () => {
@@ -110,11 +128,4 @@ export function useLiveDaemon(token: string, onRefused: () => void): LiveDaemon 
   }, [token]);
 
   return { live, client };
-}
-
-function describeFailure(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  // fetch() reports an unreachable daemon as a TypeError with a browser-specific message.
-  if (error instanceof TypeError || /fetch|network/i.test(message)) return 'The daemon is not reachable.';
-  return message || 'The daemon did not answer.';
 }

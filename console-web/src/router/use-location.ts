@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 
-const NAVIGATED = 'portico:navigated';
+/** Dispatched on `window` when the app changes the address itself (pushState does not fire popstate). */
+export const NAVIGATED = 'portico:navigated';
 
 /** The location path, updated on back/forward and on `navigate`. No router library needed yet. */
 export function useLocationPath(): string {
@@ -18,7 +19,7 @@ export function useLocationPath(): string {
 }
 
 export function navigate(path: string): void {
-  if (path === location.pathname) return;
+  if (path === location.pathname + location.search) return;
   history.pushState(null, '', path);
   dispatchEvent(new Event(NAVIGATED));
 }

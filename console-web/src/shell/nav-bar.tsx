@@ -1,3 +1,4 @@
+import { DeadBadge } from '../deliveries/dead-badge';
 import { AppLink } from '../router/app-link';
 import type { ViewDefinition } from '../views/view-definition';
 
@@ -9,6 +10,7 @@ export function NavBar({ views, current }: { views: readonly ViewDefinition[]; c
           <li key={view.path}>
             <AppLink to={view.path} aria-current={view === current ? 'page' : undefined}>
               {view.title}
+              {view.path === '/deliveries' && <DeadBadge />}
             </AppLink>
           </li>
         ))}

@@ -5,6 +5,7 @@ import { useLocationPath } from '../router/use-location';
 import { AppLink } from '../router/app-link';
 import { views } from '../views/view-registry';
 import { ConnectionIndicator } from './connection-indicator';
+import { LiveNotices } from './live-notices';
 import { NavBar } from './nav-bar';
 
 /** Frame around every view: brand, navigation, connection state, logout; the view below. */
@@ -40,6 +41,7 @@ export function Shell({ onLogout }: { onLogout(): void }) {
           </div>
         </div>
       </header>
+      <LiveNotices live={live} path={path} />
       <main id="main" className="page" tabIndex={-1}>
         <h1 ref={heading} tabIndex={-1}>
           {title}

@@ -1,2 +1,2 @@
 // One vocabulary for states in both consoles: it lives beside the control API's types.
-export { componentLabel, levelLabel, type Label, type Tone } from '@portico/daemon/control/display';
+export { componentLabel, levelLabel, type Label, type Tone } from '@portico/daemon/display';

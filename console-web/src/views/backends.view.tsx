@@ -1,53 +1,63 @@
-import { useEffect, useState } from 'react';
-import { agoText, applyUpdate, backendLabel, mergeRead, type BackendsData } from '../backends/backend-updates';
-import { newestEventOf } from '../infosessions/session-table';
-import { useControlClient, useLive } from '../live/live-context';
+import { useEffect } from 'react';
+import type { BackendView } from '@portico/daemon/control';
+import { BACKEND_STATES, BACKENDS_URL, filterBackends } from '../backends/backend-filter';
+import { agoText, backendLabel } from '@portico/daemon/display';
+import { applyUpdate, mergeRead, type BackendsData } from '../backends/backend-updates';
+import { useControlQuery } from '../api/use-control-query';
+import { useControlClient } from '../live/live-context';
+import { LiveMark } from '../live/live-mark';
 import { useNow } from '../live/use-now';
+import { useUrlState } from '../router/use-url-state';
 import { StateBadge } from '../ui/state-badge';
+import { DetailCard } from '../ui/detail-card';
+import { ListFilter } from '../ui/list-filter';
 import { TimeText } from '../ui/time-text';
 import type { ViewDefinition } from './view-definition';
 
 function BackendsView() {
   const client = useControlClient();
-  const { events } = useLive();
-  const reloaded = newestEventOf(events, ['config.reloaded']);
   const now = useNow(1_000);
-  const [data, setData] = useState<BackendsData | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [resync, setResync] = useState(0);
-
-  useEffect(() => {
-    let cancelled = false;
-    Promise.all([client.backends.list.query(), client.backends.timeline.query()]).then(
-      ([backends, timeline]) => !cancelled && (setData((shown) => mergeRead(shown, { backends, timeline })), setError(null)),
-      (e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [client, reloaded, resync]);
+  const read = useControlQuery((c) => Promise.all([c.backends.list.query(), c.backends.timeline.query()]).then(([backends, timeline]) => ({ backends, timeline })), [], {
+    refetchOn: ['config.reloaded'],
+    merge: mergeRead,
+  });
+  const data: BackendsData | null = read.data;
+  // The filter and the backend looked at live in the address: reload, Back and links keep them.
+  const [url, setUrl] = useUrlState(BACKENDS_URL);
+  const { refresh, update } = read;
 
   // Each finished check and state change as it happens; a (re)started subscription re-reads the list.
   useEffect(() => {
     const subscription = client.backends.changes.subscribe(undefined, {
-      onStarted: () => setResync((n) => n + 1),
-      onData: ({ data: update }) => setData((d) => (d ? applyUpdate(d, update) : d)),
-      onError: (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      onStarted: () => refresh(),
+      onData: ({ data: change }) => update((d) => applyUpdate(d, change)),
+      onError: () => refresh(),
     });
     return () => subscription.unsubscribe();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client]);
+  const error = read.error;
 
   if (!data) return <div className="stack">{error ? <p className="error">{error}</p> : <p className="muted">Loading…</p>}</div>;
+  const shown = filterBackends(data.backends, url.q, url.state);
+  const selected = url.backend ? (data.backends.find((b) => b.name === url.backend) ?? null) : null;
+  const timeline = selected ? data.timeline.filter((c) => c.backend === selected.name) : data.timeline;
   return (
     <div className="stack">
       <section className="card" aria-labelledby="backends-heading">
         <div className="card-heading">
           <h2 id="backends-heading">Backends</h2>
-          <p className="muted summary">{data.backends.length} in the active configuration · live</p>
+          <p className="muted summary">
+            {shown.length === data.backends.length ? data.backends.length : `${shown.length} of ${data.backends.length}`} in the active configuration · <LiveMark />
+          </p>
         </div>
+        <ListFilter search={url.q} searchHint="name or origin" onSearch={(q) => setUrl({ q }, 'typing')} choiceLabel="State" choice={url.state} choices={BACKEND_STATES} onChoice={(state) => setUrl({ state })} onClear={() => setUrl({ q: '', state: '' })} />
         {error && <p className="error">{error}</p>}
+        {url.backend && !selected && <p className="muted">There is no backend {url.backend} in the active configuration.</p>}
         {data.backends.length === 0 ? (
           <p className="muted">The active configuration defines no backend.</p>
+        ) : shown.length === 0 ? (
+          <p className="muted">No backend matches these filters.</p>
         ) : (
           <div className="table-scroll">
             <table className="table" data-testid="backends">
@@ -63,10 +73,12 @@ function BackendsView() {
                 </tr>
               </thead>
               <tbody>
-                {data.backends.map((b) => (
-                  <tr key={b.name} data-testid={`backend-${b.name}`} data-state={b.health.checked ? b.health.state : 'unchecked'}>
+                {shown.map((b) => (
+                  <tr key={b.name} data-testid={`backend-${b.name}`} data-state={b.health.checked ? b.health.state : 'unchecked'} className={selected?.name === b.name ? 'selected' : undefined} aria-selected={selected?.name === b.name}>
                     <th scope="row">
-                      {b.name}
+                      <button type="button" className="link-button" onClick={() => setUrl({ backend: selected?.name === b.name ? '' : b.name })} aria-expanded={selected?.name === b.name}>
+                        {b.name}
+                      </button>
                       {b.useWhenUnhealthy && <span className="muted"> (use_when_unhealthy)</span>}
                     </th>
                     <td title={b.health.error || undefined}>
@@ -86,17 +98,18 @@ function BackendsView() {
             </table>
           </div>
         )}
+        {selected && <BackendDetail backend={selected} now={now} onClose={() => setUrl({ backend: '' })} />}
       </section>
       <section className="card" aria-labelledby="timeline-heading">
         <div className="card-heading">
-          <h2 id="timeline-heading">State changes</h2>
+          <h2 id="timeline-heading">State changes{selected ? ` of ${selected.name}` : ''}</h2>
           <p className="muted summary">newest first</p>
         </div>
-        {data.timeline.length === 0 ? (
+        {timeline.length === 0 ? (
           <p className="muted">No state change yet.</p>
         ) : (
           <ul className="events" data-testid="health-timeline">
-            {data.timeline.map((c, i) => (
+            {timeline.map((c, i) => (
               <li key={`${c.at}-${c.backend}-${i}`}>
                 <TimeText iso={c.at} /> <strong>{c.backend}</strong> {c.from} → <StateBadge label={backendLabel({ state: c.to, checked: true })} />
                 {c.error && <span className="muted"> {c.error}</span>}
@@ -106,6 +119,37 @@ function BackendsView() {
         )}
       </section>
     </div>
+  );
+}
+
+/** The backend picked in the table: where it points, how it is doing and who uses it. */
+function BackendDetail({ backend: b, now, onClose }: { backend: BackendView; now: number; onClose: () => void }) {
+  return (
+    <DetailCard title={b.name} onClose={onClose} testId="backend-detail">
+      <dl className="facts">
+        <dt>Origin</dt>
+        <dd className="wrap-anywhere">
+          <code>{b.origin ?? '(url per request)'}</code>
+        </dd>
+        <dt>State</dt>
+        <dd>
+          <StateBadge label={backendLabel(b.health)} />
+          {b.health.checked && <span className="muted"> · checked {agoText(b.health.lastCheckAt, now)}</span>}
+        </dd>
+        {b.health.error && (
+          <>
+            <dt>Last error</dt>
+            <dd className="wrap-anywhere">{b.health.error}</dd>
+          </>
+        )}
+        <dt>Failures</dt>
+        <dd>{b.health.failures} in a row</dd>
+        <dt>Used by</dt>
+        <dd>{b.usedBy.join(', ') || 'no endpoint'}</dd>
+        <dt>While unhealthy</dt>
+        <dd>{b.useWhenUnhealthy ? 'still sent requests (use_when_unhealthy)' : 'not sent requests'}</dd>
+      </dl>
+    </DetailCard>
   );
 }
 

@@ -1,9 +1,15 @@
-import { useEffect, useState } from 'react';
-import type { CdsClientView, ClustersList } from '@portico/daemon/control';
+import { useEffect } from 'react';
+import { useControlQuery } from '../api/use-control-query';
+import type { CdsClientView, ClustersList, ClusterView } from '@portico/daemon/control';
+import { CLUSTERS_URL, filterClusters, HEALTH_STATUSES, subscribersOf } from '../clusters/cluster-filter';
 import { ackLabel, endpointText, healthLabel, nackCodeText, streamKindText, subscriptionText } from '../clusters/cluster-labels';
 import '../clusters/clusters.css';
 import { useControlClient } from '../live/live-context';
+import { LiveMark } from '../live/live-mark';
+import { useUrlState } from '../router/use-url-state';
 import { StateBadge } from '../ui/state-badge';
+import { DetailCard } from '../ui/detail-card';
+import { ListFilter } from '../ui/list-filter';
 import { TimeText } from '../ui/time-text';
 import type { ViewDefinition } from './view-definition';
 
@@ -14,45 +20,42 @@ interface Data {
 
 function ClustersView() {
   const client = useControlClient();
-  const [data, setData] = useState<Data | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [tick, setTick] = useState(0);
-
-  useEffect(() => {
-    let cancelled = false;
-    Promise.all([client.clusters.list.query(), client.clusters.clients.query()]).then(
-      ([list, clients]) => !cancelled && (setData({ list, clients }), setError(null)),
-      (e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [client, tick]);
+  const read = useControlQuery((c) => Promise.all([c.clusters.list.query(), c.clusters.clients.query()]).then(([list, clients]): Data => ({ list, clients })), []);
+  const { data, error, refresh } = read;
+  // The filter and the cluster looked at live in the address: reload, Back and links keep them.
+  const [url, setUrl] = useUrlState(CLUSTERS_URL);
 
   // Every snapshot or client change (coalesced by the daemon) re-reads both lists.
   useEffect(() => {
     const subscription = client.clusters.changes.subscribe(undefined, {
-      onStarted: () => setTick((n) => n + 1),
-      onData: () => setTick((n) => n + 1),
-      onError: (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      onStarted: () => refresh(),
+      onData: () => refresh(),
+      onError: () => refresh(),
     });
     return () => subscription.unsubscribe();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client]);
 
   if (!data) return <div className="stack">{error ? <p className="error">{error}</p> : <p className="muted">Loading…</p>}</div>;
   const { list, clients } = data;
+  const shown = filterClusters(list.clusters, url.q, url.health);
+  const selected = url.cluster ? (list.clusters.find((c) => c.name === url.cluster) ?? null) : null;
   return (
     <div className="stack">
       <section className="card" aria-labelledby="clusters-heading">
         <div className="card-heading">
           <h2 id="clusters-heading">Clusters</h2>
           <p className="muted summary">
-            version <code data-testid="cds-version">{list.version}</code> since <TimeText iso={list.updatedAt} /> · gRPC <code>{list.address ?? '–'}</code> · from {list.source} · live
+            version <code data-testid="cds-version">{list.version}</code> since <TimeText iso={list.updatedAt} /> · gRPC <code>{list.address ?? '–'}</code> · from {list.source} · <LiveMark />
           </p>
         </div>
+        <ListFilter search={url.q} searchHint="name or origin" onSearch={(q) => setUrl({ q }, 'typing')} choiceLabel="Health" choice={url.health} choices={HEALTH_STATUSES} onChoice={(health) => setUrl({ health })} onClear={() => setUrl({ q: '', health: '' })} />
         {error && <p className="error">{error}</p>}
+        {url.cluster && !selected && <p className="muted">There is no cluster {url.cluster} in this snapshot.</p>}
         {list.clusters.length === 0 ? (
           <p className="muted">No cluster: the configuration has no backend with an origin.</p>
+        ) : shown.length === 0 ? (
+          <p className="muted">No cluster matches these filters.</p>
         ) : (
           <div className="table-scroll">
             <table className="table" data-testid="clusters">
@@ -67,10 +70,12 @@ function ClustersView() {
                 </tr>
               </thead>
               <tbody>
-                {list.clusters.map((c) => (
-                  <tr key={c.name} data-testid={`cluster-${c.name}`} data-health={c.healthStatus}>
+                {shown.map((c) => (
+                  <tr key={c.name} data-testid={`cluster-${c.name}`} data-health={c.healthStatus} className={selected?.name === c.name ? 'selected' : undefined} aria-selected={selected?.name === c.name}>
                     <th scope="row">
-                      {c.name}
+                      <button type="button" className="link-button" onClick={() => setUrl({ cluster: selected?.name === c.name ? '' : c.name })} aria-expanded={selected?.name === c.name}>
+                        {c.name}
+                      </button>
                       {c.anonymous && <span className="muted"> (inline)</span>}
                     </th>
                     <td>{c.type}</td>
@@ -92,6 +97,7 @@ function ClustersView() {
           </div>
         )}
         {list.skipped.length > 0 && <p className="muted">Not published (url per request, no fixed origin): {list.skipped.join(', ')}</p>}
+        {selected && <ClusterDetail cluster={selected} clients={subscribersOf(clients, selected.name)} onClose={() => setUrl({ cluster: '' })} />}
       </section>
       <section className="card" aria-labelledby="cds-clients-heading">
         <div className="card-heading">
@@ -182,6 +188,37 @@ function ClustersView() {
         )}
       </section>
     </div>
+  );
+}
+
+/** The cluster picked in the table: every endpoint, its options, and the proxies that receive it. */
+function ClusterDetail({ cluster: c, clients, onClose }: { cluster: ClusterView; clients: CdsClientView[]; onClose: () => void }) {
+  return (
+    <DetailCard title={c.name} onClose={onClose} testId="cluster-detail">
+      <dl className="facts">
+        <dt>Origin</dt>
+        <dd className="wrap-anywhere">
+          <code>{c.origin}</code>
+        </dd>
+        <dt>Endpoints</dt>
+        <dd>
+          <code>{endpointText(c)}</code> · {c.type}
+        </dd>
+        <dt>Health</dt>
+        <dd>
+          <StateBadge label={healthLabel(c.healthStatus)} />
+          {!c.healthChecked && <span className="muted"> not checked (no beta_health)</span>}
+        </dd>
+        <dt>Options</dt>
+        <dd>{[c.tls ? 'TLS' : 'plain', c.http2 ? 'HTTP/2' : 'HTTP/1.1', `connect timeout ${c.connectTimeoutMs} ms`, c.maxConnections > 0 ? `max ${c.maxConnections} connections` : 'no connection limit'].join(' · ')}</dd>
+        <dt>Resource version</dt>
+        <dd>
+          <code>{c.version}</code>
+        </dd>
+        <dt>Received by</dt>
+        <dd>{clients.length === 0 ? 'no connected proxy' : clients.map((cl) => cl.nodeId || '(no id)').join(', ')}</dd>
+      </dl>
+    </DetailCard>
   );
 }
 

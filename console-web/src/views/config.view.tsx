@@ -1,10 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { failureText } from '../api/failure-text';
+import { useControlQuery } from '../api/use-control-query';
 import type { ActiveConfigFile, ConfigStatus, ReloadRecord, RoutesView } from '@portico/daemon/control';
 import '../config/config.css';
-import { diagnosticLine, durationText, fileName, numberedLines, outcomeText, RESULT_LABEL } from '../config/reload-text';
+import { DiagnosticsList } from '../config/diagnostics-list';
+import { reloadLabel, tookText } from '@portico/daemon/display';
+import { fileName, numberedLines, outcomeText } from '../config/reload-text';
 import { RoutesCard } from '../config/routes-card';
-import { newestEventOf } from '../infosessions/session-table';
-import { useControlClient, useLive } from '../live/live-context';
+import { ActionButton } from '../live/action-button';
+import { useControlClient } from '../live/live-context';
 import { useNow } from '../live/use-now';
 import { StateBadge } from '../ui/state-badge';
 import { TimeText } from '../ui/time-text';
@@ -22,26 +26,19 @@ const REFRESH_MS = 5_000;
 
 function ConfigView() {
   const client = useControlClient();
-  const { events } = useLive();
-  const reloaded = newestEventOf(events, ['config.reloaded']);
-  const [data, setData] = useState<ConfigData | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const read = useControlQuery(
+    (c) =>
+      Promise.all([c.config.status.query(), c.config.history.query(), c.config.active.query(), c.config.routes.query()]).then(([status, history, active, routes]): ConfigData => ({ status, history, active, routes })),
+    [],
+    { pollMs: REFRESH_MS, refetchOn: ['config.reloaded'] },
+  );
+  const data = read.data;
+  const [actionError, setError] = useState<string | null>(null);
+  const error = actionError ?? read.error;
   const [fileIndex, setFileIndex] = useState(0);
   const [reloading, setReloading] = useState(false);
   const [result, setResult] = useState<ReloadRecord | null>(null);
-  const [bump, setBump] = useState(0);
   const now = useNow(REFRESH_MS);
-
-  useEffect(() => {
-    let cancelled = false;
-    Promise.all([client.config.status.query(), client.config.history.query(), client.config.active.query(), client.config.routes.query()]).then(
-      ([status, history, active, routes]) => !cancelled && (setData({ status, history, active, routes }), setError(null)),
-      (e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [client, reloaded, bump, now]);
 
   const reload = () => {
     setReloading(true);
@@ -49,10 +46,11 @@ function ConfigView() {
       (record) => {
         setResult(record);
         setReloading(false);
-        setBump((b) => b + 1);
+        setError(null);
+        read.refresh();
       },
       (e: unknown) => {
-        setError(e instanceof Error ? e.message : String(e));
+        setError(failureText(e));
         setReloading(false);
       },
     );
@@ -73,13 +71,13 @@ function ConfigView() {
         {error && <p className="error">{error}</p>}
         {last && <ReloadSummary record={last} />}
         <p>
-          <button type="button" onClick={reload} disabled={reloading}>
+          <ActionButton type="button" onClick={reload} disabled={reloading}>
             {reloading ? 'Reloading…' : 'Reload'}
-          </button>
+          </ActionButton>
         </p>
         {result && (
           <div className="notice" role="status" data-testid="reload-result">
-            Reload {result.result} in {durationText(result.durationMs)}: {outcomeText(result)}
+            Reload {result.result} in {tookText(result.durationMs)}: {outcomeText(result)}
           </div>
         )}
       </section>
@@ -145,9 +143,9 @@ function ConfigView() {
                   </td>
                   <td>{r.trigger}</td>
                   <td>
-                    <StateBadge label={RESULT_LABEL[r.result]} />
+                    <StateBadge label={reloadLabel(r.result)} />
                   </td>
-                  <td>{durationText(r.durationMs)}</td>
+                  <td>{tookText(r.durationMs)}</td>
                   <td>{outcomeText(r)}</td>
                 </tr>
               ))}
@@ -164,19 +162,11 @@ function ReloadSummary({ record }: { record: ReloadRecord }) {
   return (
     <div data-testid="last-reload">
       <p>
-        <StateBadge label={RESULT_LABEL[record.result]} /> {record.trigger} at <TimeText iso={record.startedAt} /> in {durationText(record.durationMs)}
+        <StateBadge label={reloadLabel(record.result)} /> {record.trigger} at <TimeText iso={record.startedAt} /> in {tookText(record.durationMs)}
         {record.result === 'applied' ? `: ${record.diff?.summary ?? 'unchanged'}` : ' — the previous configuration keeps serving'}
       </p>
       {record.result === 'failed' && <p className="error">{record.error}</p>}
-      {problems.length > 0 && (
-        <ul className="diagnostics">
-          {problems.map((d, i) => (
-            <li key={i} className={d.severity === 'error' ? 'tone-bad' : 'tone-busy'}>
-              {diagnosticLine(d)}
-            </li>
-          ))}
-        </ul>
-      )}
+      <DiagnosticsList diagnostics={problems} />
     </div>
   );
 }

@@ -1,11 +1,35 @@
-import { StatusSelect } from '../ui/status-select';
 import { Fragment, useEffect, useState, type FormEvent } from 'react';
-import type { DeliveryDetail, DeliveryStatus, DeliveryView } from '@portico/daemon/control';
-import { attemptText, confirmText, durationText, EMPTY_FILTER, listInput, outcomeText, pruneSelected, resetPlan, STATUS_GLYPH, STATUS_TONE, toggleSelected, type DeliveryFilter, type ResetScope } from '../deliveries/delivery-logic';
-import { newestEventOf } from '../infosessions/session-table';
-import { useControlClient, useLive } from '../live/live-context';
+import { deliveryLabel, tookText } from '@portico/daemon/display';
+import type { AttemptLogEntry, DeliveryDetail, DeliveryStatus, DeliveryView } from '@portico/daemon/control';
+import {
+  attemptText,
+  confirmText,
+  DELIVERIES_URL,
+  deliveryIdFromPath,
+  deliveryPath,
+  filterFromUrl,
+  listInput,
+  outcomeText,
+  pruneSelected,
+  resetPlan,
+  retryConfirmText,
+  toggleSelected,
+  triesDetail,
+  triesText,
+  type DeliveryFilter,
+  type ResetScope,
+} from '../deliveries/delivery-logic';
+import { failureText } from '../api/failure-text';
+import { useControlQuery } from '../api/use-control-query';
+import { ActionButton } from '../live/action-button';
+import { useControlClient } from '../live/live-context';
+import { LiveMark } from '../live/live-mark';
+import { NAVIGATED, useLocationPath } from '../router/use-location';
+import { useUrlState } from '../router/use-url-state';
+import { StatusSelect } from '../ui/status-select';
 import { TimeText } from '../ui/time-text';
 import '../styles/infosessions.css';
+import '../deliveries/deliveries.css';
 import type { ViewDefinition } from './view-definition';
 
 const PAGE = 50;
@@ -20,62 +44,78 @@ interface Question {
 
 function DeliveriesView() {
   const client = useControlClient();
-  const { events } = useLive();
-  const changed = newestEventOf(events, ['delivery.state']);
-  const [draft, setDraft] = useState<DeliveryFilter>(EMPTY_FILTER);
-  const [filter, setFilter] = useState<DeliveryFilter>(EMPTY_FILTER);
+  // The filter and the delivery whose attempt log is open live in the address: reload, Back and links keep them.
+  const [url, setUrl] = useUrlState(DELIVERIES_URL);
+  const filter = filterFromUrl(url);
+  const [draft, setDraft] = useState<DeliveryFilter>(filter);
   const [offset, setOffset] = useState(0);
-  const [page, setPage] = useState<{ items: DeliveryView[]; total: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [actionError, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [open, setOpen] = useState<DeliveryDetail | null>(null);
   const [question, setQuestion] = useState<Question | null>(null);
-  const [tick, setTick] = useState(0);
-
-  useEffect(() => {
-    const timer = setInterval(() => setTick((t) => t + 1), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, []);
+  const [retryQuestion, setRetryQuestion] = useState<DeliveryView | null>(null);
   const { input, problem } = listInput(filter, PAGE, offset);
+  const list = useControlQuery(
+    (c) => {
+      if (problem) throw new Error(problem);
+      return c.deliveries.list.query(input);
+    },
+    [JSON.stringify(input), problem],
+    { pollMs: REFRESH_MS, refetchOn: ['delivery.state'] },
+  );
+  const page = problem ? null : list.data;
+  const openId = url.delivery || null;
+  const detail = useControlQuery((c) => c.deliveries.get.query({ id: openId ?? '' }), [openId], {
+    enabled: openId !== null,
+    pollMs: REFRESH_MS,
+    refetchOn: ['delivery.state'],
+  });
+  const open: DeliveryDetail | null = detail.data && detail.data.id === openId ? detail.data : null;
+  const error = actionError ?? list.error ?? (detail.error && openId ? `Cannot open delivery ${openId}: ${detail.error}` : null);
+  const refresh = () => (list.refresh(), detail.refresh());
+
+  // A filter changed by Back/Forward or a link shows in the form too.
+  const filterKey = `${url.status}|${url.job}|${url.url}`;
   useEffect(() => {
-    if (problem) return setError(problem);
+    setDraft(filterFromUrl(url));
+    setOffset(0);
+    setSelected(new Set());
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [filterKey]);
+  useEffect(() => {
+    if (list.data) setSelected((s) => pruneSelected(s, list.data!.items));
+  }, [list.data]);
+
+  // An older `/deliveries/<id>` link: that delivery, filtered to its job, in today's address form.
+  const legacy = deliveryIdFromPath(useLocationPath());
+  useEffect(() => {
+    if (!legacy) return;
     let cancelled = false;
-    client.deliveries.list.query(input).then(
-      (p) => {
-        if (cancelled) return;
-        setPage(p);
-        setError(null);
-        setSelected((s) => pruneSelected(s, p.items));
-      },
-      (e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)),
+    const replace = (to: string) => {
+      if (cancelled) return;
+      history.replaceState(history.state, '', to);
+      dispatchEvent(new Event(NAVIGATED));
+    };
+    client.deliveries.get.query({ id: legacy }).then(
+      (d) => replace(deliveryPath(d.id, d.ingest_job_id)),
+      () => replace(`/deliveries?delivery=${legacy}`),
     );
     return () => {
       cancelled = true;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, JSON.stringify(input), problem, changed, tick]);
-  useEffect(() => {
-    if (!open) return;
-    let cancelled = false;
-    client.deliveries.get.query({ id: open.id }).then((d) => !cancelled && setOpen(d), () => {});
-    return () => {
-      cancelled = true;
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, changed]);
+  }, [client, legacy]);
 
   const apply = (e: FormEvent) => {
     e.preventDefault();
-    setFilter(draft);
-    setOffset(0);
-    setSelected(new Set());
+    setUrl({ status: draft.status, job: draft.jobId.trim(), url: draft.url.trim() });
+    // The same filter again reads again: the operator asked (and, while the daemon is away, sees why it failed).
+    list.refresh();
   };
   const ask = (scope: ResetScope) => {
     const plan = resetPlan(scope);
     client.deliveries.previewReset.query(plan.selector).then(
       ({ count }) => setQuestion({ ...plan, count }),
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => setError(failureText(e)),
     );
   };
   const reset = () => {
@@ -86,22 +126,34 @@ function DeliveriesView() {
       ({ count }) => {
         setNotice(`Reset ${count} ${count === 1 ? 'delivery' : 'deliveries'} to PENDING.`);
         setSelected(new Set());
-        setTick((t) => t + 1);
+        setError(null);
+        refresh();
       },
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => setError(failureText(e)),
     );
   };
-  const show = (d: DeliveryView) => {
-    if (open?.id === d.id) return setOpen(null);
-    client.deliveries.get.query({ id: d.id }).then(setOpen, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+  const retry = () => {
+    const d = retryQuestion;
+    setRetryQuestion(null);
+    if (!d) return;
+    client.deliveries.retryNow.mutate({ id: d.id, actor: 'web console' }).then(
+      () => {
+        setNotice(`Delivery ${d.id.slice(0, 8)} is due now; a callback worker attempts it at its next poll.`);
+        setError(null);
+        refresh();
+      },
+      (e: unknown) => setError(failureText(e)),
+    );
   };
+  // A history entry per delivery opened: Back closes it again.
+  const show = (d: DeliveryView) => setUrl({ delivery: open?.id === d.id ? '' : d.id });
 
   return (
     <div className="stack">
       <section className="card" aria-labelledby="deliveries-heading">
         <div className="card-heading">
           <h2 id="deliveries-heading">Webhook deliveries</h2>
-          <p className="muted summary">{page ? `${page.total} matching` : 'loading…'} · live</p>
+          <p className="muted summary">{page ? `${page.total} matching` : 'loading…'} · <LiveMark /></p>
         </div>
         <form className="filters" onSubmit={apply} aria-label="Filter deliveries">
           <StatusSelect value={draft.status} statuses={STATUSES} onChange={(status) => setDraft({ ...draft, status })} />
@@ -112,23 +164,36 @@ function DeliveriesView() {
             URL contains <input value={draft.url} onChange={(e) => setDraft({ ...draft, url: e.target.value })} placeholder="hooks.example.com" size={20} />
           </label>
           <button type="submit">Filter</button>
-          <button type="button" onClick={() => ask({ kind: 'selected', ids: [...selected] })} disabled={selected.size === 0}>
+          <ActionButton type="button" onClick={() => ask({ kind: 'selected', ids: [...selected] })} disabled={selected.size === 0}>
             Reset {selected.size} selected
-          </button>
-          <button type="button" onClick={() => ask({ kind: 'matching', filter })}>
+          </ActionButton>
+          <ActionButton type="button" onClick={() => ask({ kind: 'matching', filter })}>
             Reset all DEAD matching…
-          </button>
+          </ActionButton>
         </form>
         {question && (
           <div className="notice" role="alertdialog" aria-labelledby="reset-question" data-testid="reset-question">
             <p id="reset-question">{confirmText(question.count, question.what)}</p>
             {question.count > 0 && (
-              <button type="button" onClick={reset}>
+              <ActionButton type="button" onClick={reset}>
                 Reset {question.count}
-              </button>
+              </ActionButton>
             )}{' '}
             <button type="button" onClick={() => setQuestion(null)}>
               {question.count > 0 ? 'Keep them' : 'Close'}
+            </button>
+          </div>
+        )}
+        {retryQuestion && (
+          <div className="notice" role="alertdialog" aria-labelledby="retry-question" data-testid="retry-question">
+            <p id="retry-question">
+              {retryConfirmText(retryQuestion.id)} Its next attempt is now due at <TimeText iso={retryQuestion.next_attempt_at} />.
+            </p>
+            <ActionButton type="button" onClick={retry}>
+              Retry now
+            </ActionButton>{' '}
+            <button type="button" onClick={() => setRetryQuestion(null)}>
+              Keep the schedule
             </button>
           </div>
         )}
@@ -167,10 +232,10 @@ function DeliveriesView() {
                       <th scope="row">
                         <code>{d.id.slice(0, 8)}</code> <span className="muted">job {d.ingest_job_id.slice(0, 8)}</span>
                       </th>
-                      <td className={`tone-${STATUS_TONE[d.status]}`}>
-                        {STATUS_GLYPH[d.status]} {d.status}
+                      <td className={`tone-${deliveryLabel(d.status).tone}`}>
+                        {deliveryLabel(d.status).glyph} {d.status}
                       </td>
-                      <td>{d.attempts}/5</td>
+                      <td title={d.attempts > d.attempts_in_round ? `${d.attempts} attempts in all, over resets` : undefined}>{triesText(d)}</td>
                       <td>{outcomeText(d)}</td>
                       <td>{d.status === 'PENDING' ? <TimeText iso={d.next_attempt_at} /> : d.finished_at ? <TimeText iso={d.finished_at} /> : '—'}</td>
                       <td className="wrap-anywhere">{d.callback_url}</td>
@@ -179,9 +244,14 @@ function DeliveriesView() {
                           Attempts
                         </button>{' '}
                         {d.status === 'DEAD' && (
-                          <button type="button" onClick={() => ask({ kind: 'one', id: d.id })}>
+                          <ActionButton type="button" onClick={() => ask({ kind: 'one', id: d.id })}>
                             Reset
-                          </button>
+                          </ActionButton>
+                        )}
+                        {d.status === 'PENDING' && (
+                          <ActionButton type="button" onClick={() => (setQuestion(null), setRetryQuestion(d))} aria-label={`Retry delivery ${d.id.slice(0, 8)} now`}>
+                            Retry now
+                          </ActionButton>
                         )}
                       </td>
                     </tr>
@@ -215,10 +285,15 @@ function DeliveriesView() {
 }
 
 function AttemptLog({ delivery }: { delivery: DeliveryDetail }) {
+  const headingId = `attempts-${delivery.id}`;
   return (
-    <div data-testid="attempt-log">
+    <div data-testid="attempt-log" role="region" aria-labelledby={headingId}>
+      <h3 id={headingId} className="wrap-anywhere">
+        Attempts of delivery <code>{delivery.id}</code> to {delivery.callback_url}
+      </h3>
       <p className="muted">
-        {delivery.event_type} · {delivery.signed ? 'signed' : 'unsigned'} · headers {Object.keys(delivery.headers).join(', ') || 'none'} (values hidden)
+        Job <code>{delivery.ingest_job_id}</code> · {delivery.status} · attempt {triesDetail(delivery)} · {delivery.event_type} · {delivery.signed ? 'signed' : 'unsigned'} · headers{' '}
+        {Object.keys(delivery.headers).join(', ') || 'none'} (values hidden)
       </p>
       {delivery.attempt_log.length === 0 ? (
         <p className="muted">No attempts yet.</p>
@@ -234,24 +309,42 @@ function AttemptLog({ delivery }: { delivery: DeliveryDetail }) {
             </tr>
           </thead>
           <tbody>
-            {delivery.attempt_log.map((a) => {
-              const t = attemptText(a);
-              return (
-                <tr key={a.attempt}>
-                  <td>{a.attempt}</td>
-                  <td>
-                    <TimeText iso={a.started_at} />
-                  </td>
-                  <td>{durationText(a.duration_ms)}</td>
-                  <td>{t.outcome}</td>
-                  <td className="wrap-anywhere">{t.detail}</td>
-                </tr>
-              );
-            })}
+            {delivery.attempt_log.map((entry) => (
+              <LogRow key={entry.kind === 'attempt' ? `a${entry.attempt}` : `${entry.kind}${entry.at}`} entry={entry} />
+            ))}
           </tbody>
         </table>
       )}
     </div>
+  );
+}
+
+/** An attempt, or an operator's action between attempts (a reset starts a new round; numbers go on). */
+function LogRow({ entry }: { entry: AttemptLogEntry }) {
+  if (entry.kind !== 'attempt') {
+    return (
+      <tr className="log-mark" data-testid="log-mark">
+        <td>—</td>
+        <td>
+          <TimeText iso={entry.at} />
+        </td>
+        <td colSpan={3}>
+          {entry.kind === 'reset' ? `Reset to PENDING by ${entry.actor}: a new round after attempt #${entry.attempts_before}` : `Retry now by ${entry.actor}`}
+        </td>
+      </tr>
+    );
+  }
+  const t = attemptText(entry);
+  return (
+    <tr>
+      <td>{entry.attempt}</td>
+      <td>
+        <TimeText iso={entry.started_at} />
+      </td>
+      <td>{tookText(entry.duration_ms)}</td>
+      <td>{t.outcome}</td>
+      <td className="wrap-anywhere">{t.detail}</td>
+    </tr>
   );
 }
 

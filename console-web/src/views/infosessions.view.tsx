@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'react';
-import type { InfosessionsSourceStatus, SessionPage, SessionView } from '@portico/daemon/control';
-import { ariaSort, buildingText, fileSummary, listInput, newestEventOf, nextSort, PAGE_SIZE, pageText, sessionTime, websiteHref, type SessionFilters, type SortColumn, type SortState } from '../infosessions/session-table';
-import { useControlClient, useLive } from '../live/live-context';
+import type { InfosessionsSourceStatus, SessionView } from '@portico/daemon/control';
+import { useControlQuery } from '../api/use-control-query';
+import { ariaSort, buildingText, fileSummary, listInput, nextSort, PAGE_SIZE, pageText, SESSIONS_URL, sessionsFromUrl, sessionTime, websiteHref, type SessionFilters, type SortColumn } from '../infosessions/session-table';
+import { useUrlState } from '../router/use-url-state';
+import { DetailCard } from '../ui/detail-card';
+import { TimeText } from '../ui/time-text';
 import '../styles/infosessions.css';
 import type { ViewDefinition } from './view-definition';
 
@@ -13,41 +15,30 @@ const COLUMNS: Array<{ column: SortColumn | null; label: string }> = [
   { column: 'id', label: 'Id' },
 ];
 
-const NO_FILTERS: SessionFilters = { search: '', from: '', to: '', audience: '' };
+/** The address key of each filter. */
+const FILTER_KEYS = { search: 'q', from: 'from', to: 'to', audience: 'audience' } as const;
 
 function InfosessionsView() {
-  const client = useControlClient();
-  const { events } = useLive();
-  const reloaded = newestEventOf(events, ['infosessions.reloaded']);
-  const [filters, setFilters] = useState<SessionFilters>(NO_FILTERS);
-  const [sort, setSort] = useState<SortState>({ column: 'date', order: 'asc' });
-  const [page, setPage] = useState(0);
-  const [data, setData] = useState<SessionPage | null>(null);
-  const [source, setSource] = useState<InfosessionsSourceStatus | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [selected, setSelected] = useState<SessionView | null>(null);
+  // Filters, sort, page and the open session live in the address: reload, Back and links keep them.
+  const [url, setUrl] = useUrlState(SESSIONS_URL);
+  const { filters, sort, page } = sessionsFromUrl(url);
+  const read = useControlQuery(
+    (c) => Promise.all([c.infosessions.list.query(listInput(filters, sort, page)), c.infosessions.source.query()]).then(([list, source]) => ({ list, source })),
+    [filters.search, filters.from, filters.to, filters.audience, sort.column, sort.order, page],
+    { refetchOn: ['infosessions.reloaded'] },
+  );
+  const data = read.data?.list ?? null;
+  const source = read.data?.source ?? null;
+  const error = read.error;
 
-  useEffect(() => {
-    let cancelled = false;
-    Promise.all([client.infosessions.list.query(listInput(filters, sort, page)), client.infosessions.source.query()]).then(
-      ([list, status]) => {
-        if (cancelled) return;
-        setData(list);
-        setSource(status);
-        setError(null);
-      },
-      (e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [client, filters, sort, page, reloaded]);
-
-  const setFilter = (name: keyof SessionFilters, value: string) => {
-    setFilters((f) => ({ ...f, [name]: value }));
-    setPage(0);
+  const setFilter = (name: keyof SessionFilters, value: string) => setUrl({ [FILTER_KEYS[name]]: value, page: '1' }, name === 'audience' ? 'push' : 'typing');
+  const setPage = (to: number) => setUrl({ page: String(to + 1) });
+  const sortBy = (column: SortColumn) => {
+    const next = nextSort(sort, column);
+    setUrl({ sort: next.column, order: next.order, page: '1' });
   };
   const items = data?.items ?? [];
+  const selected = url.session ? (items.find((s) => String(s.line) === url.session) ?? null) : null;
   const lastPage = data ? Math.max(0, Math.ceil(data.total / PAGE_SIZE) - 1) : 0;
 
   return (
@@ -81,7 +72,7 @@ function InfosessionsView() {
               ))}
             </select>
           </label>
-          <button type="button" onClick={() => (setFilters(NO_FILTERS), setPage(0))}>
+          <button type="button" onClick={() => setUrl({ q: '', from: '', to: '', audience: '', page: '1' })}>
             Clear
           </button>
         </form>
@@ -94,7 +85,7 @@ function InfosessionsView() {
                   {COLUMNS.map(({ column, label }) => (
                     <th key={label} scope="col" aria-sort={column ? ariaSort(sort, column) : undefined}>
                       {column ? (
-                        <button type="button" className="sort-button" onClick={() => setSort((s) => nextSort(s, column))}>
+                        <button type="button" className="sort-button" onClick={() => sortBy(column)}>
                           {label}
                           <span aria-hidden="true">{sort.column === column ? (sort.order === 'asc' ? ' ▲' : ' ▼') : ''}</span>
                         </button>
@@ -111,7 +102,7 @@ function InfosessionsView() {
                     <td className="nowrap">{s.date ?? '—'}</td>
                     <td className="nowrap">{sessionTime(s)}</td>
                     <td>
-                      <button type="button" className="link-button" onClick={() => setSelected(s)} aria-expanded={selected?.line === s.line}>
+                      <button type="button" className="link-button" onClick={() => setUrl({ session: selected?.line === s.line ? '' : String(s.line) })} aria-expanded={selected?.line === s.line}>
                         {s.employer ?? '(no employer)'}
                       </button>
                     </td>
@@ -123,16 +114,17 @@ function InfosessionsView() {
             </table>
             {data && items.length === 0 && <p className="muted">No session matches these filters.</p>}
             <div className="pager">
-              <button type="button" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
+              <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>
                 Previous
               </button>
-              <button type="button" disabled={page >= lastPage} onClick={() => setPage((p) => p + 1)}>
+              <button type="button" disabled={page >= lastPage} onClick={() => setPage(page + 1)}>
                 Next
               </button>
             </div>
           </div>
-          {selected && <SessionDetail session={selected} onClose={() => setSelected(null)} />}
+          {selected && <SessionDetail session={selected} onClose={() => setUrl({ session: '' })} />}
         </div>
+        {url.session && data && !selected && <p className="muted">The session at CSV line {url.session} is not on this page (the file may have changed since the link was made).</p>}
       </section>
     </div>
   );
@@ -145,7 +137,13 @@ function SourceCard({ source }: { source: InfosessionsSourceStatus }) {
     <section className="card" aria-labelledby="source-heading">
       <div className="card-heading">
         <h2 id="source-heading">Source</h2>
-        <p className="muted summary">{source.sessions.loadedAt ? `loaded ${new Date(source.sessions.loadedAt).toLocaleString()}` : 'never loaded'}</p>
+        <p className="muted summary">{source.sessions.loadedAt ? (
+            <>
+              loaded <TimeText iso={source.sessions.loadedAt} />
+            </>
+          ) : (
+            'never loaded'
+          )}</p>
       </div>
       <ul className="plain-list">
         {files.map((f) => {
@@ -176,13 +174,7 @@ function SourceCard({ source }: { source: InfosessionsSourceStatus }) {
 function SessionDetail({ session: s, onClose }: { session: SessionView; onClose: () => void }) {
   const href = websiteHref(s.website);
   return (
-    <aside className="card session-detail" aria-labelledby="detail-heading" data-testid="session-detail">
-      <div className="card-heading">
-        <h3 id="detail-heading">{s.employer ?? '(no employer)'}</h3>
-        <button type="button" onClick={onClose} aria-label="Close the detail">
-          ×
-        </button>
-      </div>
+    <DetailCard title={s.employer ?? '(no employer)'} onClose={onClose} testId="session-detail" className="session-detail">
       <dl className="facts">
         <dt>When</dt>
         <dd>
@@ -213,7 +205,7 @@ function SessionDetail({ session: s, onClose }: { session: SessionView; onClose:
         </dd>
       </dl>
       <p className="description">{s.description ?? <span className="muted">No description.</span>}</p>
-    </aside>
+    </DetailCard>
   );
 }
 

@@ -1,46 +1,46 @@
+import { Fragment, useState } from 'react';
+import type { JobDeliveryView, JobStatus, JobView } from '@portico/daemon/control';
+import { failureText } from '../api/failure-text';
+import { useControlQuery } from '../api/use-control-query';
+import { deliveryLabel, jobLabel, jobOutcome } from '@portico/daemon/display';
+import { deliveryPath, lastErrorText, triesDetail } from '../deliveries/delivery-logic';
+import { ActionButton } from '../live/action-button';
+import { useControlClient } from '../live/live-context';
+import { LiveMark } from '../live/live-mark';
+import { AppLink } from '../router/app-link';
+import { useUrlState } from '../router/use-url-state';
+import { ConfirmQuestion } from '../ui/confirm-question';
 import { StatusSelect } from '../ui/status-select';
-import { Fragment, useEffect, useState } from 'react';
-import type { JobStatus, JobView } from '@portico/daemon/control';
-import { JOB_GLYPH, JOB_TONE, jobOutcome } from '../deliveries/delivery-logic';
-import { newestEventOf } from '../infosessions/session-table';
-import { useControlClient, useLive } from '../live/live-context';
 import { TimeText } from '../ui/time-text';
 import '../styles/infosessions.css';
 import type { ViewDefinition } from './view-definition';
 
 const STATUSES: JobStatus[] = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED'];
+/** Workers in other processes move jobs too; re-read this often while the page is open. */
 const REFRESH_MS = 5_000;
+/** Kept in the address: `/jobs?status=FAILED&job=<id>` (the filter and the job whose details are open). */
+const URL_STATE = { status: '', job: '' };
 
 function JobsView() {
   const client = useControlClient();
-  const { events } = useLive();
-  const changed = newestEventOf(events, ['job.state']);
-  const [status, setStatus] = useState<JobStatus | ''>('');
-  const [page, setPage] = useState<{ items: JobView[]; total: number } | null>(null);
-  const [open, setOpen] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [tick, setTick] = useState(0);
-
-  useEffect(() => {
-    const timer = setInterval(() => setTick((t) => t + 1), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, []);
-  useEffect(() => {
-    let cancelled = false;
-    client.jobs.list.query({ ...(status ? { status } : {}), limit: 100, offset: 0 }).then(
-      (p) => !cancelled && (setPage(p), setError(null)),
-      (e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [client, status, changed, tick]);
+  const [url, setUrl] = useUrlState(URL_STATE);
+  const status = (STATUSES as string[]).includes(url.status) ? (url.status as JobStatus) : '';
+  // A job's detail shows its callback delivery, so delivery events re-read the list too.
+  const jobs = useControlQuery((c) => c.jobs.list.query({ ...(status ? { status } : {}), limit: 100, offset: 0 }), [status], {
+    pollMs: REFRESH_MS,
+    refetchOn: ['job.state', 'delivery.state'],
+  });
+  const page = jobs.data;
+  const [cancelling, setCancelling] = useState<JobView | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const error = actionError ?? jobs.error;
+  const open = url.job || null;
 
   const cancel = (job: JobView) => {
-    if (!window.confirm(`Cancel job ${job.ingest_job_id}? Its callback (if any) reports CANCELLED.`)) return;
+    setCancelling(null);
     client.jobs.cancel.mutate({ id: job.ingest_job_id, actor: 'web console' }).then(
-      () => setTick((t) => t + 1),
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      () => (setActionError(null), jobs.refresh()),
+      (e: unknown) => setActionError(failureText(e)),
     );
   };
 
@@ -48,12 +48,18 @@ function JobsView() {
     <section className="card" aria-labelledby="jobs-heading">
       <div className="card-heading">
         <h2 id="jobs-heading">Ingest jobs</h2>
-        <p className="muted summary">{page ? `${page.total} jobs` : 'loading…'} · newest first · live</p>
+        <p className="muted summary">{page ? `${page.total} jobs` : 'loading…'} · newest first · <LiveMark /></p>
       </div>
       <div className="filters">
-        <StatusSelect value={status} statuses={STATUSES} onChange={setStatus} />
+        <StatusSelect value={status} statuses={STATUSES} onChange={(next) => setUrl({ status: next })} />
       </div>
+      {cancelling && (
+        <ConfirmQuestion confirm="Cancel the job" keep="Keep it running" onConfirm={() => cancel(cancelling)} onKeep={() => setCancelling(null)} testId="cancel-question">
+          Cancel job <code>{cancelling.ingest_job_id}</code> ({cancelling.job_kind}, {cancelling.status})? Its callback (if any) reports CANCELLED.
+        </ConfirmQuestion>
+      )}
       {error && <p className="error">{error}</p>}
+      {open && page && !page.items.some((j) => j.ingest_job_id === open) && <p className="muted">Job {open} is not in this list: another status filter, or older than the newest 100.</p>}
       {page && page.items.length === 0 && <p className="muted">No jobs.</p>}
       {page && page.items.length > 0 && (
         <div className="table-scroll">
@@ -76,21 +82,21 @@ function JobsView() {
                       <code>{j.ingest_job_id.slice(0, 8)}</code> <span className="muted">{j.tenant_id}/{j.workspace_id}</span>
                     </th>
                     <td>{j.job_kind}</td>
-                    <td className={`tone-${JOB_TONE[j.status]}`}>
-                      {JOB_GLYPH[j.status]} {j.status}
+                    <td className={`tone-${jobLabel(j.status).tone}`}>
+                      {jobLabel(j.status).glyph} {j.status}
                     </td>
                     <td>
                       <TimeText iso={j.created_at} />
                     </td>
                     <td className="wrap-anywhere">{jobOutcome(j)}</td>
                     <td>
-                      <button type="button" aria-expanded={open === j.ingest_job_id} onClick={() => setOpen(open === j.ingest_job_id ? null : j.ingest_job_id)}>
+                      <button type="button" aria-expanded={open === j.ingest_job_id} onClick={() => setUrl({ job: open === j.ingest_job_id ? '' : j.ingest_job_id })}>
                         Details
                       </button>{' '}
                       {(j.status === 'QUEUED' || j.status === 'RUNNING') && (
-                        <button type="button" onClick={() => cancel(j)}>
+                        <ActionButton type="button" onClick={() => setCancelling(j)} aria-label={`Cancel job ${j.ingest_job_id.slice(0, 8)}`}>
                           Cancel
-                        </button>
+                        </ActionButton>
                       )}
                     </td>
                   </tr>
@@ -108,6 +114,8 @@ function JobsView() {
                           </dd>
                           <dt>Callback</dt>
                           <dd>{j.callback ? `${j.callback.url} · secret ${j.callback.secret ?? 'none'} · headers ${Object.keys(j.callback.headers).join(', ') || 'none'}` : 'none'}</dd>
+                          <dt>Delivery</dt>
+                          <dd data-testid="job-delivery">{j.delivery ? <JobDelivery delivery={j.delivery} jobId={j.ingest_job_id} /> : j.callback ? 'None yet: written when the job finishes.' : 'None (no callback target).'}</dd>
                           <dt>Request</dt>
                           <dd>
                             <code className="wrap-anywhere">{JSON.stringify(j.request_json)}</code>
@@ -127,6 +135,31 @@ function JobsView() {
         </div>
       )}
     </section>
+  );
+}
+
+/** The job's callback delivery: state, attempts, next attempt or finish, last error, and a link to it. */
+function JobDelivery({ delivery: d, jobId }: { delivery: JobDeliveryView; jobId: string }) {
+  const error = lastErrorText(d);
+  return (
+    <>
+      <span className={`tone-${deliveryLabel(d.status).tone}`}>
+        {deliveryLabel(d.status).glyph} {d.status}
+      </span>{' '}
+      · attempt {triesDetail(d)}
+      {d.status === 'PENDING' ? (
+        <>
+          {' '}
+          · next attempt <TimeText iso={d.next_attempt_at} />
+        </>
+      ) : d.finished_at ? (
+        <>
+          {' '}
+          · {d.status === 'DEAD' ? 'gave up' : 'delivered'} <TimeText iso={d.finished_at} />
+        </>
+      ) : null}
+      {error && <span className="wrap-anywhere"> · last error: {error}</span>} · <AppLink to={deliveryPath(d.id, jobId)}>Open delivery {d.id.slice(0, 8)}</AppLink>
+    </>
   );
 }
 

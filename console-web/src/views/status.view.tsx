@@ -2,8 +2,8 @@ import { EventList } from '../events/event-list';
 import { useLive } from '../live/live-context';
 import { AppLink } from '../router/app-link';
 import { ComponentsTable } from '../status/components-table';
+import { DeliveryCountsCard } from '../status/delivery-counts-card';
 import { StatusOverview } from '../status/status-overview';
-import { TimeText } from '../ui/time-text';
 import type { ViewDefinition } from './view-definition';
 
 const RECENT_EVENTS = 5;
@@ -16,12 +16,8 @@ function StatusView() {
   }
   return (
     <div className="stack">
-      {live.link === 'disconnected' && live.statusAt !== null && (
-        <p className="notice">
-          Showing the last status received, at <TimeText iso={new Date(live.statusAt).toISOString()} />. It updates by itself when the daemon is back.
-        </p>
-      )}
       <StatusOverview live={live} />
+      <DeliveryCountsCard />
       <ComponentsTable components={status.components} />
       <section className="card" aria-labelledby="recent-heading">
         <div className="card-heading">

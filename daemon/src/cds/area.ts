@@ -1,9 +1,11 @@
 import type { Area, DaemonContext } from '../core/area.js';
+import type { GatewayState } from '../gateway/contracts.js';
 import type { Component } from '../core/component.js';
 import { formatAddress } from '../core/settings.js';
 import { ClusterCatalog } from './catalog.js';
 import { ClientRegistry } from './client-registry.js';
 import { FileClusterSource, GatewayClusterSource, type ClusterSource } from './cluster-source.js';
+import { CLUSTERS_SERVICE } from './control-router.js';
 import { clustersControl } from './control-service.js';
 import { CdsGrpcServer } from './grpc-server.js';
 import { discoveryHttpHandler, isDiscoveryPath } from './http-form.js';
@@ -12,9 +14,11 @@ import { loadCdsTypes } from './proto-root.js';
 /**
  * The cluster discovery service: every backend of the gateway config as a cluster, over gRPC
  * (PORTICO_CDS_ADDR) and its HTTP form on the internal services listener. With the gateway in
- * the process it follows the live config and health; in `--mode cds` it loads the files itself.
+ * the process (`gateway`, handed over by the composition root) it follows the live config and
+ * health; without it (`--mode cds`) it loads the files itself.
  */
-export const cdsArea: Area = {
+export function cdsArea({ gateway }: { gateway: GatewayState | null }): Area {
+  return {
   name: 'cds',
   modes: ['all', 'cds'],
   install(ctx: DaemonContext): void {
@@ -45,9 +49,9 @@ export const cdsArea: Area = {
             if (event === 'disconnected') lastNackAt.delete(client.streamId);
           }),
         ];
-        source = ctx.gateway
-          ? new GatewayClusterSource(ctx.gateway, catalog)
-          : new FileClusterSource(ctx.configFiles, ctx.env, catalog, {
+        source = gateway
+          ? new GatewayClusterSource(gateway, catalog)
+          : new FileClusterSource(ctx.configPaths, ctx.env, catalog, {
               loaded: (_config, changed) => {
                 if (!changed) logger.info('cluster discovery: configuration reloaded, clusters unchanged');
               },
@@ -73,6 +77,7 @@ export const cdsArea: Area = {
 
     ctx.host.register(component);
     ctx.services.mount('cds', isDiscoveryPath, discoveryHttpHandler(catalog));
-    ctx.control.clusters = clustersControl({ catalog, registry, source: () => source?.describe() ?? 'not started', address });
+    ctx.control.provide(CLUSTERS_SERVICE, clustersControl({ catalog, registry, source: () => source?.describe() ?? 'not started', address }));
   },
-};
+  };
+}

@@ -2,7 +2,7 @@
 // error detail are kept up to a bound, cut with `…`.
 import { describe, expect, it } from 'vitest';
 import { MAX_NACK_MESSAGE_CHARS, MAX_NODE_CHARS } from './messages.js';
-import { backendsHcl, openDelta, openSotw, startCds } from './test-kit.js';
+import { backendsHcl, openDelta, openSotw, startCds } from './testing/cds-fixture.js';
 
 describe('strings a discovery client sends', () => {
   it('are kept up to a bound on SotW and delta streams', async () => {

@@ -5,7 +5,7 @@ import { clusterInputs } from './catalog.js';
 import { statusRanges } from './cluster-mapping.js';
 import { loadCdsTypes, UPSTREAM_TLS_TYPE_URL } from './proto-root.js';
 import { buildSnapshot } from './snapshot.js';
-import { configFile, decodeCluster, loadConfig } from './test-kit.js';
+import { configFile, decodeCluster, loadConfig } from './testing/cds-fixture.js';
 
 const types = loadCdsTypes();
 

@@ -1,4 +1,5 @@
-import { watch, type FSWatcher } from 'chokidar';
+import { configWatchSet } from '../core/config-sources.js';
+import { FileWatcher } from '../core/file-watcher.js';
 import { formatDiagnostic } from '../hcl/index.js';
 import type { GatewayState } from '../gateway/contracts.js';
 import type { GatewayConfig } from '../gateway/config/model.js';
@@ -49,17 +50,17 @@ export interface FileSourceEvents {
 }
 
 /**
- * `--mode cds`: no gateway in the process, so the gateway config files are loaded here (same
- * loader) and watched; no health checks run, so every endpoint is UNKNOWN. A bad file keeps
- * the previous clusters.
+ * `--mode cds`: no gateway in the process, so the gateway config is loaded here (same loader)
+ * and watched with the shared watcher (a `*.hcl` file added to a -d directory counts); no
+ * health checks run, so every endpoint is UNKNOWN. A bad file keeps the previous clusters.
  */
 export class FileClusterSource implements ClusterSource {
-  #watcher: FSWatcher | null = null;
-  #timer: NodeJS.Timeout | null = null;
+  readonly #watcher = new FileWatcher(() => void this.load());
   #loading: Promise<void> = Promise.resolve();
 
+  /** `paths`: configuration files, and directories standing for their `*.hcl` files, in load order. */
   constructor(
-    private readonly files: readonly string[],
+    private readonly paths: readonly string[],
     private readonly env: Readonly<Record<string, string | undefined>>,
     private readonly catalog: ClusterCatalog,
     private readonly events: FileSourceEvents,
@@ -67,22 +68,13 @@ export class FileClusterSource implements ClusterSource {
 
   async start(): Promise<void> {
     await this.load();
-    this.#watcher = watch([...this.files], { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 60, pollInterval: 20 } });
-    const schedule = (): void => {
-      if (this.#timer) clearTimeout(this.#timer);
-      this.#timer = setTimeout(() => {
-        this.#timer = null;
-        void this.load();
-      }, 30);
-    };
-    this.#watcher.on('add', schedule).on('change', schedule).on('unlink', schedule);
-    await new Promise<void>((resolve) => this.#watcher?.once('ready', () => resolve()));
+    await this.#watcher.update(await configWatchSet(this.paths));
   }
 
   /** Loads the files now; one load at a time. */
   load(): Promise<void> {
     this.#loading = this.#loading.then(async () => {
-      const result = await loadGatewayConfig(this.files, this.env);
+      const result = await loadGatewayConfig(this.paths, this.env);
       if (!result.config) {
         this.events.failed(result.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic).join('; '));
         return;
@@ -94,14 +86,11 @@ export class FileClusterSource implements ClusterSource {
   }
 
   async stop(): Promise<void> {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
-    await this.#watcher?.close();
-    this.#watcher = null;
+    await this.#watcher.close();
     await this.#loading;
   }
 
   describe(): string {
-    return `config files ${this.files.join(', ')} (no health checks in this mode)`;
+    return `config files ${this.#watcher.watching.join(', ') || this.paths.join(', ')} (no health checks in this mode)`;
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FileClusterSource, GatewayClusterSource } from './cluster-source.js';
-import { backendsHcl, clusterNames, configFile, loadConfig, openDelta, openSotw, startCds, TestGatewayState } from './test-kit.js';
+import { backendsHcl, clusterNames, configFile, loadConfig, openDelta, openSotw, startCds, TestGatewayState } from './testing/cds-fixture.js';
 
 const v1 = backendsHcl({ a: '    origin = "http://10.0.0.1"', b: '    origin = "http://10.0.0.2"\n    beta_health {\n      path = "/up"\n    }' });
 const v2 = backendsHcl({ a: '    origin = "http://10.0.0.1"', b: '    origin = "http://10.0.0.2"\n    beta_health {\n      path = "/up"\n    }', c: '    origin = "http://c"' });

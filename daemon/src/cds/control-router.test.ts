@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClustersChange } from './control-types.js';
-import { startClustersApi } from './control-test-kit.js';
-import { backendsHcl, openDelta, openSotw } from './test-kit.js';
+import { startClustersApi } from './testing/clusters-api.js';
+import { backendsHcl, openDelta, openSotw } from './testing/cds-fixture.js';
 
 describe('clusters control API', () => {
   it('lists the clusters with endpoint and health, and the connected clients with ACK and NACK', async () => {

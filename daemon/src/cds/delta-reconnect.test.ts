@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backendsHcl, openDelta, startCds } from './test-kit.js';
+import { backendsHcl, openDelta, startCds } from './testing/cds-fixture.js';
 
 const abc = backendsHcl({ a: '    origin = "http://10.0.0.1"', b: '    origin = "http://10.0.0.2"', c: '    origin = "http://10.0.0.3"' });
 

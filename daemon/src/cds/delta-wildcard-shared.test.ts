@@ -1,7 +1,7 @@
 // Wildcard delta streams share what the snapshot holds (versions, encoded diffs); what one
 // stream did on its own (names it asked for, names it dropped, leaving wildcard) still counts.
 import { describe, expect, it } from 'vitest';
-import { backendsHcl, openDelta, startCds, type ClientDeltaResponse } from './test-kit.js';
+import { backendsHcl, openDelta, startCds, type ClientDeltaResponse } from './testing/cds-fixture.js';
 
 const origin = (ip: string): string => `    origin = "http://${ip}"`;
 const names = (r: ClientDeltaResponse): string[] => r.resources.map((x) => x.name);

@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { backendsHcl, cdsClient, type ClientDiscoveryResponse, clusterNames, startCds } from './test-kit.js';
+import { backendsHcl, cdsClient, type ClientDiscoveryResponse, clusterNames, startCds } from './testing/cds-fixture.js';
 
 function fetchClusters(address: string, request: object): Promise<ClientDiscoveryResponse> {
   const client = cdsClient(address);

@@ -3,7 +3,7 @@ import { ServicesListener } from '../core/services-listener.js';
 import { ClusterCatalog } from './catalog.js';
 import { discoveryHttpHandler, isDiscoveryPath } from './http-form.js';
 import { CLUSTER_TYPE_URL, loadCdsTypes } from './proto-root.js';
-import { backendsHcl, loadConfig, quietLogger } from './test-kit.js';
+import { backendsHcl, loadConfig, quietLogger } from './testing/cds-fixture.js';
 import { afterEach } from 'vitest';
 
 const stops: (() => Promise<void>)[] = [];

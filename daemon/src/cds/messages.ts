@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CLUSTER_TYPE_URL } from './proto-root.js';
+import { PorticoError } from '../core/errors.js';
 
 // Decoded requests as protobufjs gives them (keepCase; unset fields read as their defaults).
 
@@ -33,9 +34,11 @@ export interface DeltaDiscoveryRequestMessage {
 }
 
 /** A request the protocol cannot serve; the stream ends with INVALID_ARGUMENT and this text. */
-export class CdsRequestError extends Error {
+export class CdsRequestError extends PorticoError {
   override readonly name = 'CdsRequestError';
-  readonly code = 'cds_bad_request';
+  constructor(message: string) {
+    super('cds_bad_request', message, { category: 'invalid' });
+  }
 }
 
 /** The per-type service serves clusters only; an empty type_url means "this service's type". */

@@ -1,4 +1,5 @@
 import protobuf from 'protobufjs';
+import { PorticoError } from '../core/errors.js';
 
 /**
  * Canonical proto3 JSON (https://protobuf.dev/programming-guides/json/) over protobufjs
@@ -8,14 +9,13 @@ import protobuf from 'protobufjs';
  * unknown fields. Any is `{"@type": url, ...fields}` resolved against the same root.
  */
 
-export class ProtoJsonError extends Error {
+export class ProtoJsonError extends PorticoError {
   override readonly name = 'ProtoJsonError';
-  readonly code = 'proto_json_invalid';
   constructor(
     readonly path: string,
     readonly reason: string,
   ) {
-    super(`${path || 'body'}: ${reason}`);
+    super('proto_json_invalid', `${path || 'body'}: ${reason}`, { category: 'invalid' });
   }
 }
 

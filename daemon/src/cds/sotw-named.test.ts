@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backendsHcl, clusterNames, openSotw, startCds } from './test-kit.js';
+import { backendsHcl, clusterNames, openSotw, startCds } from './testing/cds-fixture.js';
 
 const ab = backendsHcl({ a: '    origin = "http://10.0.0.1"', b: '    origin = "http://10.0.0.2"' });
 const abLater = backendsHcl({ a: '    origin = "http://10.0.0.1"', b: '    origin = "http://10.0.0.9"', later: '    origin = "http://later.internal"' });

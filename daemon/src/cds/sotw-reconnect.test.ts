@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backendsHcl, clusterNames, openSotw, startCds } from './test-kit.js';
+import { backendsHcl, clusterNames, openSotw, startCds } from './testing/cds-fixture.js';
 
 const v1 = backendsHcl({ a: '    origin = "http://10.0.0.1"' });
 const v2 = backendsHcl({ a: '    origin = "http://10.0.0.1"', b: '    origin = "http://10.0.0.2"' });

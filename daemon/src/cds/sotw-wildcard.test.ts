@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLUSTER_TYPE_URL } from './proto-root.js';
-import { backendsHcl, clusterNames, openSotw, startCds } from './test-kit.js';
+import { backendsHcl, clusterNames, openSotw, startCds } from './testing/cds-fixture.js';
 
 const two = backendsHcl({ a: '    origin = "http://10.0.0.1:8080"', b: '    origin = "http://b.internal"' });
 const one = backendsHcl({ a: '    origin = "http://10.0.0.1:8080"' });

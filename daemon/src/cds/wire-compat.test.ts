@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { clusterInputs } from './catalog.js';
 import { loadCdsTypes } from './proto-root.js';
 import { buildSnapshot } from './snapshot.js';
-import { backendsHcl, loadConfig } from './test-kit.js';
+import { backendsHcl, loadConfig } from './testing/cds-fixture.js';
 import { encodeDeltaResponse, encodeSotwBody, withNonce } from './wire.js';
 
 /**

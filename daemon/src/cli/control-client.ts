@@ -2,7 +2,7 @@ import { createTRPCClient, httpBatchLink, TRPCClientError, type TRPCClient } fro
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TOKEN_FILE_NAME } from '../control/auth.js';
-import type { AppRouter } from '../control/router.js';
+import type { AppRouter } from '../main/app-router.js';
 import { DEFAULT_CONTROL_ADDR, parseListenAddress } from '../core/settings.js';
 
 /** How operator commands find the running daemon: flags first, then the environment, then defaults. */

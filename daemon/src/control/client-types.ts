@@ -30,7 +30,22 @@ export interface SystemStatus {
   components: ComponentStatus[];
 }
 
-export type DaemonEventType = 'daemon.started' | 'daemon.stopping' | 'component.state' | 'log' | 'job.state' | 'delivery.state' | 'infosessions.reloaded' | 'infosessions.keys' | 'config.reloaded' | 'backend.health' | 'cds.snapshot' | 'cds.nack' | 'cds.config' | 'gateway.access_denied';
+export const DAEMON_EVENT_TYPES = ['daemon.started', 'daemon.stopping', 'component.state', 'log', 'job.state', 'delivery.state', 'infosessions.reloaded', 'infosessions.keys', 'config.reloaded', 'backend.health', 'cds.snapshot', 'cds.nack', 'cds.config', 'gateway.access_denied'] as const;
+export type DaemonEventType = (typeof DAEMON_EVENT_TYPES)[number];
+
+export const EVENT_LEVELS = ['info', 'warn', 'error'] as const;
+export type EventLevel = (typeof EVENT_LEVELS)[number];
+
+/** Facts of an event as plain values (ids, attempt, target, the error text); never a secret. */
+export type EventDetails = Record<string, string | number | boolean | null>;
+
+/** The daemon process an event came from, when another process sharing the database emitted it. */
+export interface EventOrigin {
+  bootId: string;
+  mode: DaemonMode;
+  pid: number;
+  host: string;
+}
 
 export interface DaemonEvent {
   /** `<bootId>:<seq>`; pass the last one seen as `lastEventId` to resume. */
@@ -38,8 +53,12 @@ export interface DaemonEvent {
   type: DaemonEventType;
   /** ISO time. */
   at: string;
-  level: 'info' | 'warn' | 'error';
+  level: EventLevel;
   message: string;
   /** Set for component.state events. */
   component?: ComponentStatus;
+  /** The facts behind a warning or error, e.g. delivery and job ids, attempt, target, error. */
+  details?: EventDetails;
+  /** Set when another daemon process (split modes, several daemons on one database) emitted it. */
+  origin?: EventOrigin;
 }

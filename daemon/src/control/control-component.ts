@@ -1,3 +1,4 @@
+import type { AnyTRPCRouter } from '@trpc/server';
 import type { Component } from '../core/component.js';
 import { describeListenError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -14,6 +15,7 @@ export class ControlComponent implements Component {
     private readonly address: ListenAddress,
     private readonly token: string,
     private readonly services: ControlServices,
+    private readonly router: AnyTRPCRouter,
     private readonly webRoot: string,
     private readonly logger: Logger,
   ) {}
@@ -25,7 +27,7 @@ export class ControlComponent implements Component {
   async start(): Promise<void> {
     const addr = formatAddress(this.address);
     try {
-      this.#server = await startControlServer({ ...this.address, token: this.token, services: this.services, webRoot: this.webRoot, logger: this.logger });
+      this.#server = await startControlServer({ ...this.address, token: this.token, services: this.services, router: this.router, webRoot: this.webRoot, logger: this.logger });
     } catch (error) {
       throw new Error(describeListenError(error, 'control API', addr, 'PORTICO_CONTROL_ADDR'), { cause: error });
     }

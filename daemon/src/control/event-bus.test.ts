@@ -56,4 +56,24 @@ describe('EventBus', () => {
     for (const m of ['a', 'b', 'c']) bus.publish({ type: 'log', message: m });
     expect(bus.since('other:1').map((e) => e.message)).toEqual(['b', 'c']);
   });
+
+  it('keeps the details of an event and leaves an empty set out', () => {
+    const bus = new EventBus('e');
+    const warned = bus.publish({ type: 'log', level: 'warn', message: 'callback-worker: callback_attempt_failed', details: { id: 'd-1', job_id: 'j-1', attempts: '2/5', error: 'receiver answered HTTP 503' } });
+    expect(warned.details).toEqual({ id: 'd-1', job_id: 'j-1', attempts: '2/5', error: 'receiver answered HTTP 503' });
+    expect(bus.publish({ type: 'log', message: 'plain', details: {} })).not.toHaveProperty('details');
+  });
+
+  it("gives a relayed event this bus's next id, keeps its time and origin, and tells onLocal listeners only of its own", async () => {
+    const bus = new EventBus('local');
+    const local: string[] = [];
+    bus.onLocal((e) => local.push(e.message));
+    const mine = bus.publish({ type: 'job.state', message: 'job j-1 RUNNING' });
+    const origin = { bootId: 'other', mode: 'callback-worker' as const, pid: 7, host: 'h' };
+    const relayed = bus.relay({ type: 'delivery.state', at: '2026-01-01T10:00:00.000Z', level: 'warn', message: 'delivery d-1 DEAD', origin, details: { delivery: 'd-1' } });
+    expect(relayed).toEqual({ id: 'local:2', type: 'delivery.state', at: '2026-01-01T10:00:00.000Z', level: 'warn', message: 'delivery d-1 DEAD', origin, details: { delivery: 'd-1' } });
+    expect(local).toEqual(['job j-1 RUNNING']);
+    // A console resuming after the local event gets the relayed one, like any other.
+    expect(bus.since(mine.id).map((e) => e.message)).toEqual(['delivery d-1 DEAD']);
+  });
 });

@@ -1,11 +1,23 @@
 import { EventEmitter, on } from 'node:events';
-import type { DaemonEvent, DaemonEventType } from './client-types.js';
+import type { DaemonEvent, DaemonEventType, EventDetails, EventOrigin } from './client-types.js';
 
 export interface PublishInput {
   type: DaemonEventType;
   level?: DaemonEvent['level'];
   message: string;
   component?: DaemonEvent['component'];
+  /** Ids, attempt, target, error text: what an operator needs to act on a warning. */
+  details?: EventDetails;
+}
+
+/** An event another daemon process published, as it arrives through the database. */
+export interface RelayedInput {
+  type: DaemonEventType;
+  at: string;
+  level: DaemonEvent['level'];
+  message: string;
+  details?: EventDetails;
+  origin: EventOrigin;
 }
 
 /**
@@ -30,15 +42,42 @@ export class EventBus {
   }
 
   publish(input: PublishInput): DaemonEvent {
-    this.#seq += 1;
-    const event: DaemonEvent = {
-      id: `${this.bootId}:${this.#seq}`,
+    const event = this.#append({
       type: input.type,
       at: new Date().toISOString(),
       level: input.level ?? 'info',
       message: input.message,
       ...(input.component ? { component: input.component } : {}),
-    };
+      ...(input.details && Object.keys(input.details).length > 0 ? { details: input.details } : {}),
+    });
+    this.#emitter.emit('local', event);
+    return event;
+  }
+
+  /**
+   * Adds an event another process published: it gets an id of this bus (so resuming works as
+   * for any other event) and keeps its time and origin; `onLocal` listeners do not see it.
+   */
+  relay(input: RelayedInput): DaemonEvent {
+    return this.#append({
+      type: input.type,
+      at: input.at,
+      level: input.level,
+      message: input.message,
+      ...(input.details && Object.keys(input.details).length > 0 ? { details: input.details } : {}),
+      origin: input.origin,
+    });
+  }
+
+  /** Calls `listener` for each event published in this process (not relayed ones); returns the unsubscribe. */
+  onLocal(listener: (event: DaemonEvent) => void): () => void {
+    this.#emitter.on('local', listener);
+    return () => this.#emitter.off('local', listener);
+  }
+
+  #append(fields: Omit<DaemonEvent, 'id'>): DaemonEvent {
+    this.#seq += 1;
+    const event: DaemonEvent = { id: `${this.bootId}:${this.#seq}`, ...fields };
     this.#buffer.push(event);
     if (this.#buffer.length > this.capacity) this.#buffer.shift();
     this.#emitter.emit('event', event);

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { DaemonEvent, SystemStatus } from './client-types.js';
 import { EventBus } from './event-bus.js';
-import type { AppRouter } from './router.js';
+import { appRouter, type AppRouter } from '../main/app-router.js';
+import { ControlServices } from './trpc.js';
 import { startControlServer, type ControlServer } from './server.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
@@ -47,7 +48,7 @@ describe('control server', () => {
 
   beforeEach(async () => {
     bus = new EventBus('boot');
-    server = await startControlServer({ host: '127.0.0.1', port: 0, token: TOKEN, services: { status: async () => fakeStatus('boot'), events: bus } });
+    server = await startControlServer({ host: '127.0.0.1', port: 0, token: TOKEN, services: new ControlServices(async () => fakeStatus('boot'), bus), router: appRouter });
   });
   afterEach(async () => {
     await server.close();
@@ -108,7 +109,7 @@ describe('control server', () => {
     await expect.poll(() => states.includes('pending')).toBe(true);
     await server.close();
     await expect.poll(() => states.includes('connecting')).toBe(true);
-    server = await startControlServer({ host: '127.0.0.1', port: 0, token: TOKEN, services: { status: async () => fakeStatus('b2'), events: bus } });
+    server = await startControlServer({ host: '127.0.0.1', port: 0, token: TOKEN, services: new ControlServices(async () => fakeStatus('b2'), bus), router: appRouter });
     sub.unsubscribe();
     ws.close();
   });

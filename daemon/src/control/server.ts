@@ -1,4 +1,4 @@
-import { TRPCError } from '@trpc/server';
+import { TRPCError, type AnyTRPCRouter } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -6,7 +6,6 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { Logger } from '../core/logger.js';
 import { bearerToken, tokenMatches } from './auth.js';
-import { appRouter } from './router.js';
 import { webDashboard } from './static-files.js';
 import type { ControlContext, ControlServices } from './trpc.js';
 
@@ -15,6 +14,8 @@ export interface ControlServerOptions {
   port: number;
   token: string;
   services: ControlServices;
+  /** The app router (main/app-router.ts); the control server itself knows no area. */
+  router: AnyTRPCRouter;
   /** Folder of the built web dashboard; omitted, `/` answers 404. */
   webRoot?: string;
   logger?: Logger;
@@ -32,10 +33,10 @@ const UNAUTHORIZED_BODY = JSON.stringify({
 });
 
 /** The control API (tRPC over HTTP and WebSocket on one port) plus the web dashboard. */
-export async function startControlServer({ host, port, token, services, webRoot, logger }: ControlServerOptions): Promise<ControlServer> {
+export async function startControlServer({ host, port, token, services, router, webRoot, logger }: ControlServerOptions): Promise<ControlServer> {
   const context: ControlContext = { services };
   const trpcHandler = createHTTPHandler({
-    router: appRouter,
+    router,
     basePath: '/trpc/',
     createContext: () => context,
     onError: ({ error, path }) => {
@@ -65,9 +66,9 @@ export async function startControlServer({ host, port, token, services, webRoot,
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
-  const wsHandler = applyWSSHandler<typeof appRouter>({
+  const wsHandler = applyWSSHandler({
     wss,
-    router: appRouter,
+    router,
     keepAlive: { enabled: true, pingMs: 15_000, pongWaitMs: 5_000 },
     createContext: ({ req, info }) => {
       const params = info.connectionParams as Record<string, unknown> | null;

@@ -1,20 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-};
+import { join } from 'node:path';
+import { lookupStaticFile, STATIC_METHODS, staticFileResponse, statStaticFile, type StaticFile } from '../core/static-files.js';
 
 const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
@@ -23,54 +9,40 @@ const SECURITY_HEADERS = {
   'Content-Security-Policy': "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
 } as const;
 
+/** Vite names built assets with a content hash: they never change under the same name. */
+const HASHED_ASSET = /[.-][A-Za-z0-9_-]{8,}\.(js|css)$/;
+
 /**
- * Serves the built web dashboard: files under `root`, and index.html for any other GET so
- * client-side routes survive a reload. Paths never leave `root`.
+ * Serves the built web dashboard with the shared static-file server: files under `root`, and
+ * index.html for any other GET so client-side routes survive a reload (the SPA fallback).
+ * Paths never leave `root`; every answer carries the dashboard's security headers.
  */
 export function webDashboard(root: string) {
   return async function serveWebDashboard(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('method not allowed\n');
+    const method = req.method ?? 'GET';
+    if (!STATIC_METHODS.includes(method)) {
+      res.writeHead(405, { Allow: STATIC_METHODS.join(', '), 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS }).end('method not allowed\n');
       return;
     }
-    const pathname = decodeSafely(new URL(req.url ?? '/', 'http://x').pathname);
-    const candidate = pathname === null ? null : normalize(join(root, pathname));
-    const inside = candidate !== null && (candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep));
-    const file = inside ? await regularFile(candidate) : null;
-    const target = file ?? (await regularFile(join(root, 'index.html')));
+    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    const found = await lookupStaticFile(root, pathname, { slash: pathname.endsWith('/') });
+    const asset: StaticFile | null = found.kind === 'file' ? found.file : null;
+    const target = asset ?? (await statStaticFile(join(root, 'index.html')));
     if (!target) {
       res
         .writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS })
         .end(`The web dashboard is not built (no ${join(root, 'index.html')}). Run \`npm run build\` in the Portico checkout, then reload.\n`);
       return;
     }
-    const hashedAsset = file !== null && /[.-][A-Za-z0-9_-]{8,}\.(js|css)$/.test(target);
-    res.writeHead(200, {
-      'Content-Type': TYPES[extname(target)] ?? 'application/octet-stream',
-      'Cache-Control': hashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
-      ...SECURITY_HEADERS,
-    });
-    if (req.method === 'HEAD') {
+    const response = staticFileResponse(target, method, req.headers);
+    const hashed = asset !== null && HASHED_ASSET.test(asset.path);
+    res.writeHead(response.status, { ...response.headers, 'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache', ...SECURITY_HEADERS });
+    if (!response.body) {
       res.end();
       return;
     }
-    createReadStream(target).pipe(res);
+    // A file removed between stat and read: the headers are out, so the connection is cut.
+    response.body.once('error', () => res.destroy());
+    response.body.pipe(res);
   };
-}
-
-function decodeSafely(path: string): string | null {
-  try {
-    const decoded = decodeURIComponent(path);
-    return decoded.includes('\0') ? null : decoded;
-  } catch {
-    return null;
-  }
-}
-
-async function regularFile(path: string): Promise<string | null> {
-  try {
-    return (await stat(path)).isFile() ? path : null;
-  } catch {
-    return null;
-  }
 }

@@ -1,6 +1,5 @@
 import type { DaemonMode } from '../control/client-types.js';
 import type { EventBus } from '../control/event-bus.js';
-import type { GatewayState } from '../gateway/contracts.js';
 import type { ControlServices } from '../control/trpc.js';
 import type { Store } from '../store/types.js';
 import type { ComponentHost } from './component.js';
@@ -8,7 +7,7 @@ import type { Logger } from './logger.js';
 import type { ServicesListener } from './services-listener.js';
 import type { DaemonSettings } from './settings.js';
 
-/** What an area of the daemon (gateway, cds, infosessions, ingest, ...) gets to plug itself in. */
+/** What an area of the daemon gets to plug itself in (the areas are listed in main/areas.ts). */
 export interface DaemonContext {
   mode: DaemonMode;
   settings: DaemonSettings;
@@ -24,22 +23,24 @@ export interface DaemonContext {
   /** The open store; call only from a component's start() or later. */
   store(): Store;
   services: ServicesListener;
-  /** Attach the area's control service here (e.g. `control.infosessions = ...`). */
+  /** Provide the area's control services here (`control.provide(KEY, service)`). */
   control: ControlServices;
-  /**
-   * The active gateway configuration and backend health, set by the gateway area's install
-   * (null in modes without the gateway); readers such as CDS use it from start() on.
-   */
-  gateway: GatewayState | null;
 }
 
 /**
- * An area installs itself when the mode runs it. Install registers components, mounts
- * service routes and attaches control services; it must not do I/O (start() does that).
+ * An area (or one part of it, such as a worker) installs itself when the mode runs it. Install
+ * registers components, mounts service routes and provides control services; it must not do
+ * I/O (start() does that). What it returns is what it offers other areas; the composition root
+ * (main/areas.ts) hands it on explicitly.
  */
-export interface Area {
+export interface Area<Offers = void> {
   name: string;
   /** The modes that run this area. */
   modes: readonly DaemonMode[];
-  install(ctx: DaemonContext): void;
+  install(ctx: DaemonContext): Offers;
+}
+
+/** Installs the area when the mode runs it; null when it does not. */
+export function installArea<Offers>(area: Area<Offers>, ctx: DaemonContext): Offers | null {
+  return area.modes.includes(ctx.mode) ? area.install(ctx) : null;
 }

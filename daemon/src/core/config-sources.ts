@@ -1,5 +1,7 @@
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { WatchSet } from './file-watcher.js';
 
 export interface ConfigSources {
   /** Every configuration file, in load order: -f files as given, then each -d dir's *.hcl by name. */
@@ -46,6 +48,29 @@ export function resolveConfigSources(files: readonly string[], dirs: readonly st
   }
   const explicitFiles = chosen.slice(0, chosen.length - dirFiles);
   return { files: chosen.map((f) => resolve(f)), paths: [...explicitFiles, ...dirs].map((p) => resolve(p)) };
+}
+
+/**
+ * What a process that loads `paths` (configuration files, and directories standing for their
+ * `*.hcl` files) watches to see every save: the files, `*.hcl` in the directories (so a file
+ * added to a -d directory later counts), and `referenced` files (error files, keys...).
+ */
+export async function configWatchSet(paths: readonly string[], referenced: readonly string[] = []): Promise<WatchSet> {
+  const files: string[] = [];
+  const directories: Array<{ path: string; suffix: string }> = [];
+  for (const path of paths) {
+    if (await isDirectory(path)) directories.push({ path, suffix: '.hcl' });
+    else files.push(path);
+  }
+  return { files: [...files, ...referenced], directories };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function exists(file: string): boolean {

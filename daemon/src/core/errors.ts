@@ -1,12 +1,20 @@
-/** Base of every error Portico raises on purpose: a stable `code`, callers branch on it. */
+/**
+ * What category of failure an error is, for the edges that answer a caller: the control API turns
+ * it into a tRPC code in one place (control/trpc.ts), HTTP handlers into a status.
+ */
+export type ErrorCategory = 'invalid' | 'not_found' | 'conflict' | 'forbidden' | 'unavailable' | 'internal';
+
+/** Base of every error Portico raises on purpose: a stable `code`, callers branch on it, and its `category`. */
 export class PorticoError extends Error {
   override name = 'PorticoError';
+  readonly category: ErrorCategory;
   constructor(
     readonly code: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; category?: ErrorCategory },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.category = options?.category ?? 'internal';
   }
 }
 
@@ -17,7 +25,15 @@ export class UsageError extends PorticoError {
     message: string,
     readonly usage?: string,
   ) {
-    super('usage', message);
+    super('usage', message, { category: 'invalid' });
+  }
+}
+
+/** Bad environment variables: every problem at once, one `NAME: what is wrong` line each. */
+export class EnvironmentError extends PorticoError {
+  override name = 'EnvironmentError';
+  constructor(readonly problems: readonly string[]) {
+    super('bad_environment', `bad environment:\n  ${problems.join('\n  ')}`, { category: 'invalid' });
   }
 }
 

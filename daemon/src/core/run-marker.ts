@@ -61,7 +61,8 @@ function readMarker(path: string): Marker | null {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this machine is running (also used to sweep what a dead process left). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

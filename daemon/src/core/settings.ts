@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
-import { gatewayFrontEnvShape, gatewayFrontSettings, type GatewayFrontSettings } from './gateway-front-settings.js';
+import { EnvironmentError } from './errors.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './logger.js';
 
 export interface ListenAddress {
@@ -23,8 +23,6 @@ export interface DaemonSettings {
   shutdownTimeoutMs: number;
   logFormat: LogFormat;
   logLevel: LogLevel;
-  /** The gateway's limits and timeouts for client connections. */
-  gatewayFront: GatewayFrontSettings;
 }
 
 export const DEFAULT_CONTROL_ADDR = '127.0.0.1:9901';
@@ -47,15 +45,14 @@ const envSchema = z.object({
   PORTICO_SHUTDOWN_TIMEOUT: optionalText,
   PORTICO_LOG_FORMAT: optionalText.pipe(z.enum(['common', 'json']).optional()),
   PORTICO_LOG_LEVEL: optionalText.pipe(z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional()),
-  ...gatewayFrontEnvShape,
 });
 
-/** Reads the environment; `overrides` are command-line flags, which win. Throws one message listing every problem. */
+/** Reads the daemon's own variables; `overrides` are command-line flags, which win. Throws an EnvironmentError listing every problem. */
 export function readSettings(env: NodeJS.ProcessEnv, overrides: { dataDir?: string | undefined } = {}): DaemonSettings {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`);
-    throw new Error(`bad environment:\n  ${lines.join('\n  ')}`);
+    throw new EnvironmentError(lines);
   }
   const e = parsed.data;
   return {
@@ -69,7 +66,6 @@ export function readSettings(env: NodeJS.ProcessEnv, overrides: { dataDir?: stri
     shutdownTimeoutMs: e.PORTICO_SHUTDOWN_TIMEOUT ? parseDuration(e.PORTICO_SHUTDOWN_TIMEOUT, 'PORTICO_SHUTDOWN_TIMEOUT') : 5000,
     logFormat: e.PORTICO_LOG_FORMAT ?? 'common',
     logLevel: e.PORTICO_LOG_LEVEL ?? 'info',
-    gatewayFront: gatewayFrontSettings(e),
   };
 }
 

@@ -2,11 +2,13 @@ import type { Area, DaemonContext } from '../core/area.js';
 import type { Component } from '../core/component.js';
 import { VERSION } from '../core/version.js';
 import { createBackendSet } from './backend/index.js';
-import type { ReloadTarget } from './contracts.js';
+import type { GatewayState, ReloadTarget } from './contracts.js';
 import { DenialDigest } from './control/denial-digest.js';
-import { createGatewayControl } from './control/gateway-control.js';
+import { createGatewayControl } from './control/control-service.js';
+import { BACKENDS_SERVICE, CONFIG_SERVICE } from './control/control-router.js';
 import { createEndpointHandler } from './endpoint/index.js';
 import { createHealthMonitor } from './health/index.js';
+import type { GatewayFrontSettings } from './http/front-settings.js';
 import { GatewayServer } from './http/gateway-server.js';
 import { createGatewayLogSink } from './logs/log-sink.js';
 import { createGatewayMetrics, createMetricsSink, MetricsExporter } from './metrics/index.js';
@@ -14,16 +16,18 @@ import { createGatewayMetrics, createMetricsSink, MetricsExporter } from './metr
 /**
  * The HTTP gateway: the configuration files (hot reloaded), the HTTP front serving them,
  * the backends with their health checks, and the `config` / `backends` control services.
- * Without a configuration file the gateway stays off and says how to turn it on.
+ * Without a configuration file the gateway stays off and says how to turn it on. It offers
+ * the serving configuration and health to other areas (null while off).
  */
-export const gatewayArea: Area = {
+export function gatewayArea({ front }: { front: GatewayFrontSettings }): Area<GatewayState | null> {
+  return {
   name: 'gateway',
   modes: ['all', 'gateway'],
-  install(ctx: DaemonContext): void {
+  install(ctx: DaemonContext): GatewayState | null {
     const logger = ctx.logger.child({ component: 'gateway' });
     if (ctx.configFiles.length === 0) {
       logger.warn('gateway off: no configuration file; pass -f FILE or -d DIR, set PORTICO_CONFIG, or run from a checkout that has config/portico.hcl');
-      return;
+      return null;
     }
     // One sink for access and backend lines (each applied configuration sets its format and
     // level); metrics count every record before the level filter.
@@ -40,7 +44,7 @@ export const gatewayArea: Area = {
       logger,
       shutdownDelayMs: ctx.settings.shutdownDelayMs,
       shutdownTimeoutMs: ctx.settings.shutdownTimeoutMs,
-      limits: ctx.settings.gatewayFront,
+      limits: front,
       devCertificateDir: ctx.settings.dataDir,
       onAccessDenied: (denial) => denials.record(denial),
     });
@@ -90,8 +94,8 @@ export const gatewayArea: Area = {
       },
     };
     ctx.host.register(component);
-    ctx.gateway = gateway.state;
-    ctx.control.config = gateway.config;
-    ctx.control.backends = gateway.backends;
+    ctx.control.provide(CONFIG_SERVICE, gateway.config).provide(BACKENDS_SERVICE, gateway.backends);
+    return gateway.state;
   },
-};
+  };
+}

@@ -9,6 +9,8 @@ import type { Readable } from 'node:stream';
 import type { AccessControl, ApiConfig, BackendConfig, EndpointConfig, GatewayConfig, ServerConfig } from './config/model.js';
 import type { LoginStatus } from './access/access-check.js';
 import type { RequestScope } from './eval/request-scope.js';
+import type { AccessRecordInput } from './logs/access-record.js';
+import type { BackendLogInput } from './backend/backend-log.js';
 
 // ---------------------------------------------------------------- backends and health
 
@@ -57,6 +59,21 @@ export interface HealthMonitor {
   timeline(): readonly HealthChange[];
 }
 
+/**
+ * A client request's cancellation (the client went away, the body timeout, the shutdown
+ * deadline) without an AbortController per request: listeners are called once with the
+ * reason; `signal` makes an AbortSignal that follows it for APIs that take one.
+ */
+export interface RequestCancel {
+  /** The reason once cancelled, else null. */
+  readonly reason: Error | null;
+  /** Calls `listener` once when the request is cancelled (at once when it already is). */
+  listen(listener: (reason: Error) => void): void;
+  unlisten(listener: (reason: Error) => void): void;
+  /** An AbortSignal aborted with the same reason; made on first use. */
+  readonly signal: AbortSignal;
+}
+
 /** Request to a backend: the URL is final (origin, path, path_prefix and query applied). */
 export interface BackendRequest {
   readonly method: string;
@@ -66,6 +83,8 @@ export interface BackendRequest {
   /** Streamed when a Readable; null for no body. */
   readonly body: Readable | Buffer | string | null;
   readonly signal: AbortSignal;
+  /** The client request's cancellation; when given, followed instead of `signal` (which is then not read). */
+  readonly cancel?: RequestCancel;
   /** For the backend log line. */
   readonly requestId: string;
   /** The proxy/request block name (`default`, ...) for the log line. */
@@ -97,6 +116,11 @@ export interface BackendResponse {
   readonly headers: Readonly<Record<string, string | readonly string[]>>;
   /** Streamed; the reader must consume or destroy it. */
   readonly body: Readable;
+  /**
+   * The whole body, when it was small and of known length so it was read before the response
+   * was given; `body` then streams it (made only when read).
+   */
+  readonly buffered?: Buffer;
 }
 
 /** One backend's transport: its pool(s), timeouts, TLS, proxy and health gate. */
@@ -123,6 +147,13 @@ export interface BackendSet {
 /** Receives gateway log records (the json shape of docs/gateway.md "Logs"); renders them as `common` or `json`. */
 export interface GatewayLogSink {
   write(record: GatewayLogRecord): void;
+  /**
+   * An access record given by its parts, so a sink builds (or formats) it only when it writes
+   * it; a sink without this method gets `write(accessRecord(entry))` (logs/log-sink.ts `logAccess`).
+   */
+  writeAccess?(entry: AccessRecordInput): void;
+  /** The same for a backend record (`write(backendLogRecord(entry))` otherwise). */
+  writeBackend?(entry: BackendLogInput): void;
 }
 
 export interface GatewayLogRecord {
@@ -222,8 +253,10 @@ export interface EndpointContext {
   readonly incoming: IncomingMessage;
   readonly backends: BackendSet;
   readonly log: AccessLogFields;
-  /** Aborts when the client goes away or the shutdown deadline passes. */
+  /** Aborts when the client goes away or the shutdown deadline passes (made on first read when `cancel` is given). */
   readonly signal: AbortSignal;
+  /** The same cancellation without an AbortSignal, for the hot path (backend requests). */
+  readonly cancel?: RequestCancel;
 }
 
 export interface GatewayResponse {
@@ -238,8 +271,22 @@ export interface GatewayResponse {
  * handlers) and gives the client response. Errors no handler caught reject as GatewayError;
  * the HTTP front renders them with the api's or server's template.
  */
+/** An endpoint where it is served: what a route is compiled from when a configuration is applied. */
+export interface EndpointRoute {
+  readonly config: GatewayConfig;
+  readonly server: ServerConfig;
+  readonly api: ApiConfig | null;
+  readonly endpoint: EndpointConfig;
+}
+
 export interface EndpointHandler {
   handle(ctx: EndpointContext): Promise<GatewayResponse>;
+  /**
+   * The handler of one route, built once when its configuration is applied: only the steps
+   * the route uses (a plain proxy route is forwarded without variables, body buffering or
+   * modifiers). Serves like `handle` for requests to that route.
+   */
+  compile?(route: EndpointRoute): (ctx: EndpointContext) => Promise<GatewayResponse>;
   /**
    * Runs the access controls of a files or spa block before it serves: null when they pass,
    * the response of the failing control's error_handler when it has one; otherwise rejects

@@ -1,8 +1,14 @@
 import { HclNumber } from './number.js';
 import { HclMap, HclNull, HclSeq, HclUnknown, typeName, typeOf, typesEqual, type HclType, type HclValue } from './values.js';
+import { PorticoError } from '../core/errors.js';
 
 /** A value does not fit the wanted type; the message is upstream's wording ("a number is required"). */
-export class ConversionError extends Error {}
+export class ConversionError extends PorticoError {
+  override name = 'ConversionError';
+  constructor(message: string) {
+    super('hcl_conversion', message, { category: 'invalid' });
+  }
+}
 
 /** Converts a value to a type following go-cty's conversion rules (including the "unsafe" string ones). */
 export function convert(v: HclValue, want: HclType): HclValue {

@@ -1,4 +1,5 @@
 import { SourceRange } from './source-text.js';
+import { PorticoError } from '../core/errors.js';
 
 /** A position in a source file: 1-based line and column (columns count code points), 0-based UTF-8 byte offset. */
 export interface Pos {
@@ -23,11 +24,10 @@ export interface Diagnostic {
 }
 
 /** Thrown by `evaluate` and `evaluateSource`; carries every diagnostic found, not just the first. */
-export class HclError extends Error {
+export class HclError extends PorticoError {
   override name = 'HclError';
-  readonly code = 'hcl_error';
   constructor(readonly diagnostics: Diagnostic[]) {
-    super(diagnostics.map(formatDiagnostic).join('\n') || 'HCL error');
+    super('hcl_error', diagnostics.map(formatDiagnostic).join('\n') || 'HCL error', { category: 'invalid' });
   }
 }
 

@@ -16,6 +16,7 @@ import { HclUnknown, type HclValue } from './values.js';
 export type { Attribute, Block, Body, Expression, Traverser } from './ast.js';
 export type { Diagnostic, Pos, Range } from './diagnostics.js';
 export { HclError, formatDiagnostic, formatRange } from './diagnostics.js';
+export { renderExcerpt, sourceExcerpt, type ExcerptLine, type SourceExcerpt } from './excerpt.js';
 export { parse, parseExpressionSource, type ParseResult } from './parse.js';
 export type { PlainValue } from './plain.js';
 export { fromPlain, toPlain } from './plain.js';

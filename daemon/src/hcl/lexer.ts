@@ -46,6 +46,8 @@ class Scanner {
   private readonly modes: Mode[] = [MAIN];
   private braces = 0;
   private readonly retBraces: number[] = [];
+  /** Offset of the opening quote of each quoted string being scanned, innermost last. */
+  private readonly quoteStarts: number[] = [];
   private toldSemicolon = false;
   private toldBitwise = 0;
 
@@ -108,6 +110,7 @@ class Scanner {
         }
         return this.emit('/', 1);
       case C.Quote:
+        this.quoteStarts.push(i);
         this.emit('oquote', 1);
         this.modes.push(STRING);
         return;
@@ -264,17 +267,52 @@ class Scanner {
     if (c === C.Quote) {
       this.emit('cquote', 1);
       this.modes.pop();
+      this.quoteStarts.pop();
       return;
     }
     if (c === C.LF || c === C.CR) {
-      const start = this.i;
-      let j = start;
-      for (let d = c; d === C.LF || d === C.CR; d = src.charCodeAt(++j));
-      this.emit('quotednewline', j - start);
-      this.error('Invalid multi-line string', 'Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the "heredoc" multi-line template syntax.', start, j);
+      this.endUnterminatedString();
+      // A lone carriage return is not a line break in expressions: it belonged to the string.
+      if (c === C.CR && src.charCodeAt(this.i + 1) !== C.LF) this.i += 1;
       return;
     }
     this.scanQuotedLiteral();
+  }
+
+  /**
+   * A quoted string that reaches the end of its line: almost always a missing closing quote.
+   * Upstream scans on into the next lines, which turns the rest of the file inside out (text
+   * outside strings scans as string content and the other way round) and buries the cause
+   * under dozens of follow-on errors. Here the string, and every string and interpolation it
+   * sits in, ends at the line break with zero-width closers, so the parser carries on at the
+   * next line and the one error reported is this one.
+   */
+  private endUnterminatedString(): void {
+    const quote = this.quoteStarts[this.quoteStarts.length - 1] as number;
+    this.error(
+      'Invalid multi-line string',
+      'This string has no closing quote (") on its line. Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the "heredoc" multi-line template syntax.',
+      quote,
+      this.i,
+    );
+    for (;;) {
+      const top = this.modes[this.modes.length - 1] as Mode;
+      if (top.kind === 'string') {
+        this.tokens.push('cquote', this.i, this.i);
+        this.modes.pop();
+        this.quoteStarts.pop();
+        continue;
+      }
+      // An interpolation inside a quoted string ends with it; one inside a heredoc may span lines.
+      const parent = this.modes[this.modes.length - 2];
+      if (top.kind === 'main' && parent?.kind === 'string' && this.retBraces.length > 0) {
+        this.tokens.push('seqend', this.i, this.i);
+        this.braces = (this.retBraces.pop() as number) - 1;
+        this.modes.pop();
+        continue;
+      }
+      return;
+    }
   }
 
   /** A run of quoted-string text up to the next quote, newline or sequence opener, with escapes resolved. */

@@ -1,3 +1,4 @@
+import { PorticoError } from '../core/errors.js';
 /**
  * Arbitrary-precision decimal numbers: value = coef * 10^exp, or ±infinity.
  *
@@ -172,9 +173,10 @@ export class HclNumber {
 }
 
 /** Arithmetic or a literal left the supported range; callers turn it into a diagnostic. */
-export class NumberRangeError extends Error {
+export class NumberRangeError extends PorticoError {
+  override name = 'NumberRangeError';
   constructor(message = 'number is out of the supported range') {
-    super(message);
+    super('hcl_number_range', message, { category: 'invalid' });
   }
 }
 

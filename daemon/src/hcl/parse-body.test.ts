@@ -71,7 +71,13 @@ describe('parse: structure', () => {
   });
 
   it('prints a multi-line range as l1,c1-l2,c2', () => {
-    expect(parseErrors('a = "abc\n')[0]).toMatch(/^t\.hcl:1,9-2,1: Invalid multi-line string; /);
+    expect(parseErrors('b "x"\n{}\n')[0]).toMatch(/^t\.hcl:1,6-2,1: Invalid block definition; /);
+  });
+
+  it('ends a string left open at its line break, from its opening quote', () => {
+    expect(parseErrors('a = "abc\nb = 2\n')).toEqual([
+      't.hcl:1,5-9: Invalid multi-line string; This string has no closing quote (") on its line. Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the "heredoc" multi-line template syntax.',
+    ]);
   });
 
   it('reports labels with template sequences and blocks split from their brace', () => {

@@ -1,11 +1,11 @@
 import type { Attribute, Block, Body } from './ast.js';
-import { formatRange, type Range } from './diagnostics.js';
+import { emptyRangeOf, formatRange, type Range } from './diagnostics.js';
 import { parseExpression } from './parse-expression.js';
 import { MAX_NESTING, type Peeker } from './peeker.js';
 import type { Token, TokenType } from './tokens.js';
 
-/** Body = (Attribute | Block | OneLineBlock)*, up to `end` (EOF at top level, `}` in a block). */
-export function parseBody(p: Peeker, end: 'eof' | '}', startRange: Range): Body {
+/** Body = (Attribute | Block | OneLineBlock)*, up to `end` (EOF at top level, `}` in a block whose header is `header`). */
+export function parseBody(p: Peeker, end: 'eof' | '}', startRange: Range, header?: Range): Body {
   const attributes: Record<string, Attribute> = Object.create(null) as Record<string, Attribute>;
   const blocks: Block[] = [];
   let endRange = startRange;
@@ -13,6 +13,7 @@ export function parseBody(p: Peeker, end: 'eof' | '}', startRange: Range): Body 
     const nextType = p.peekType();
     if (nextType === end) {
       endRange = p.peek().range;
+      if (header) p.closedBlocks.push({ header, open: startRange, close: endRange });
       p.skip();
       break;
     }
@@ -24,6 +25,7 @@ export function parseBody(p: Peeker, end: 'eof' | '}', startRange: Range): Body 
       // Each item starts fresh so independent mistakes are all reported (upstream keeps
       // recovery mode on for the rest of the file and reports only the first).
       p.recovery = false;
+      p.boundary = false;
       const item = parseBodyItem(p);
       if (item && 'expr' in item) {
         const existing = attributes[item.name];
@@ -37,16 +39,44 @@ export function parseBody(p: Peeker, end: 'eof' | '}', startRange: Range): Body 
     if (!p.recovery) {
       if (bad.type === 'oquote') p.error('Invalid argument name', 'Argument names must not be quoted.', bad.range);
       else if (bad.type === 'eof') {
-        if (end === '}') p.error('Unclosed configuration block', 'There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.', startRange);
+        if (end === '}') unclosedBlockError(p, startRange);
         else p.error('Unclosed configuration body', 'Found end of file before the end of this configuration body.', startRange);
       } else p.error('Argument or block definition required', 'An argument or block definition is required here.', bad.range);
     }
     endRange = p.prevRange();
-    if (bad.type === 'eof') break;
+    if (bad.type === 'eof') {
+      // One missing brace leaves every enclosing block open too: report it once, not once per level.
+      p.recovery = true;
+      break;
+    }
     p.recover(end);
     break;
   }
   return { attributes, blocks, range: p.between(startRange, endRange) };
+}
+
+/**
+ * The file ended inside the block opened at `open`. The brace that is missing is usually
+ * not this block's but an inner one's, whose "}" then closed this block instead: look for a
+ * block inside it whose closing brace is indented differently from its header (the last one
+ * opened, the innermost), as an editor's indentation shows where the author meant it to end.
+ */
+function unclosedBlockError(p: Peeker, open: Range): void {
+  let stray: (typeof p.closedBlocks)[number] | undefined;
+  for (const block of p.closedBlocks) {
+    if (block.open.start.byte <= open.start.byte || block.open.start.line === block.close.start.line) continue;
+    if (p.indentOf(block.header) === p.indentOf(block.close)) continue;
+    if (!stray || block.open.start.byte > stray.open.start.byte) stray = block;
+  }
+  if (!stray) {
+    p.error('Unclosed configuration block', 'There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.', open);
+    return;
+  }
+  p.error(
+    'Unclosed configuration block',
+    `This block seems to have no closing brace: the "}" on line ${stray.close.start.line} is indented like an outer block's, yet it is the one that closes this block, so the file ends with a block still open. Add the missing "}" where this block should end.`,
+    p.between(stray.header, stray.open),
+  );
 }
 
 function parseBodyItem(p: Peeker): Attribute | Block | undefined {
@@ -91,13 +121,17 @@ function finishBlock(p: Peeker, ident: Token): Block | undefined {
   const labels: string[] = [];
   const labelRanges: Range[] = [];
   let oBrace: Token | undefined;
-  while (!oBrace) {
+  /** `endpoint "/a {`: the label's quote was never closed and took the brace with it (the scanner reported it). */
+  let braceInLabel: Range | undefined;
+  while (!oBrace && !braceInLabel) {
     const tok = p.peek();
     if (tok.type === '{') oBrace = p.read();
     else if (tok.type === 'oquote') {
-      const [label, range] = parseQuotedStringLiteral(p);
-      labels.push(label);
+      const [label, range, unclosed] = parseQuotedStringLiteral(p);
+      const opensBody = unclosed && /\{\s*$/.test(label) && p.peekType() === 'newline';
+      labels.push(opensBody ? label.replace(/\s*\{\s*$/, '') : label);
       labelRanges.push(range);
+      if (opensBody) braceInLabel = range;
     } else if (tok.type === 'ident') {
       p.read();
       labels.push(tok.text);
@@ -119,8 +153,8 @@ function finishBlock(p: Peeker, ident: Token): Block | undefined {
   p.depth += 1;
   let body: Body;
   const first = p.peek().type;
-  if (first === 'newline' || first === 'eof' || first === '}') {
-    body = parseBody(p, '}', oBrace.range);
+  if (!oBrace || first === 'newline' || first === 'eof' || first === '}') {
+    body = parseBody(p, '}', oBrace?.range ?? emptyRangeOf(braceInLabel as Range, 'end'), ident.range);
   } else {
     body = parseSingleAttrBody(p, oBrace);
   }
@@ -186,14 +220,15 @@ function closeSingleLineBlock(p: Peeker, oBrace: Token): void {
 }
 
 /** A quoted string where template sequences are not allowed (block labels). */
-export function parseQuotedStringLiteral(p: Peeker): [string, Range] {
+/** The label, its range, and whether its quote was left open (the scanner closed it at the line break). */
+export function parseQuotedStringLiteral(p: Peeker): [string, Range, boolean] {
   const oQuote = p.read();
   let value = '';
   for (;;) {
     const tok = p.read();
     switch (tok.type) {
       case 'cquote':
-        return [value, p.between(oQuote.range, tok.range)];
+        return [value, p.between(oQuote.range, tok.range), tok.start === tok.end];
       case 'quotedlit':
         value += tok.value ?? '';
         break;
@@ -207,11 +242,11 @@ export function parseQuotedStringLiteral(p: Peeker): [string, Range] {
       }
       case 'eof':
         p.error('Unterminated string literal', 'Unable to find the closing quote mark before the end of the file.', tok.range);
-        return [value, p.between(oQuote.range, tok.range)];
+        return [value, p.between(oQuote.range, tok.range), true];
       default:
         p.error('Invalid string literal', 'This item is not valid in a string literal.', tok.range);
         p.recover('cquote');
-        return [value, p.between(oQuote.range, tok.range)];
+        return [value, p.between(oQuote.range, tok.range), false];
     }
   }
 }

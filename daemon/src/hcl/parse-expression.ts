@@ -110,7 +110,7 @@ function parseTerm(p: Peeker): Expression {
     case 'oquote':
     case 'oheredoc': {
       const open = p.read();
-      const { parts, passthru } = parseTemplateInner(p, open.type === 'oquote' ? 'cquote' : 'cheredoc', open.flush === true);
+      const { parts, passthru } = parseTemplateInner(p, open.type === 'oquote' ? 'cquote' : 'cheredoc', open.flush === true, open);
       const range = p.between(open.range, p.prevRange());
       if (passthru) return { kind: 'templateWrap', wrapped: parts[0] as Expression, range };
       return { kind: 'template', parts, range };
@@ -173,6 +173,13 @@ function finishCall(p: Peeker, nameTok: Token): Expression {
       if (recovered.type === ')') close = recovered;
       break;
     }
+    const sepType = p.peekType();
+    if (sepType !== ')' && sepType !== ',' && sepType !== '...' && !p.recovery && p.nextStartsBodyItem()) {
+      p.error('Unterminated function call', 'There is no closing parenthesis (")") for this function call before the next line, which starts a new argument or block. Add the ")" where the call ends.', p.between(nameTok.range, open.range));
+      p.stopBeforeLine();
+      close = p.recover(')');
+      break;
+    }
     const sep = p.read();
     if (sep.type === ')') {
       close = sep;
@@ -222,6 +229,12 @@ function parseTuple(p: Peeker): Expression {
       const nextType = p.peekType();
       if (nextType === ']') {
         close = p.read();
+        break;
+      }
+      if (nextType !== ',' && !p.recovery && p.nextStartsBodyItem()) {
+        p.error('Unterminated tuple constructor expression', 'There is no closing bracket ("]") before the next line, which starts a new argument or block. Add the "]" where the list ends.', open.range);
+        p.stopBeforeLine();
+        close = p.recover(']');
         break;
       }
       if (nextType !== ',') {

@@ -3,7 +3,7 @@ import { emptyRangeOf, formatRange, rangeBetween, type Range } from './diagnosti
 import { SourceRange } from './source-text.js';
 import { parseExpression } from './parse-expression.js';
 import type { Peeker } from './peeker.js';
-import type { TokenType } from './tokens.js';
+import type { Token, TokenType } from './tokens.js';
 
 /** The flat sequence a template is first raised to, before directives are nested. */
 type Part =
@@ -14,8 +14,9 @@ type Part =
   | { kind: 'endctrl'; which: 'else' | 'endif' | 'endfor'; range: Range }
   | { kind: 'end'; range: Range };
 
-export function parseTemplateInner(p: Peeker, end: TokenType, flush: boolean): { parts: Expression[]; passthru: boolean } {
-  const parts = parseParts(p, end);
+/** `open` is the opening quote or heredoc marker, when there is one (a heredoc never closed is reported there). */
+export function parseTemplateInner(p: Peeker, end: TokenType, flush: boolean, open?: Token): { parts: Expression[]; passthru: boolean } {
+  const parts = parseParts(p, end, open);
   if (flush) flushHeredoc(parts);
   meldLiterals(parts);
   const tp = new TemplateParser(p, parts);
@@ -28,7 +29,7 @@ export function parseTemplateInner(p: Peeker, end: TokenType, flush: boolean): {
 const trimLeft = (s: string): string => s.replace(/^\s+/u, '');
 const trimRight = (s: string): string => s.replace(/\s+$/u, '');
 
-function parseParts(p: Peeker, end: TokenType): Part[] {
+function parseParts(p: Peeker, end: TokenType, open: Token | undefined): Part[] {
   const parts: Part[] = [];
   // The token, not its range: the range is only needed for errors and for `""`.
   const startToken = p.peek();
@@ -73,7 +74,14 @@ function parseParts(p: Peeker, end: TokenType): Part[] {
       }
       continue;
     }
-    if (!p.recovery) p.error('Unterminated template string', 'No closing marker was found for the string.', next.range);
+    if (p.recovery) {
+      // Reported already.
+    } else if (next.type === 'eof' && end === 'cheredoc' && open) {
+      // The end of the file says nothing useful; the heredoc's opening line is where to look.
+      const opener = open.text.trimEnd();
+      const marker = opener.replace(/^<<-?/, '');
+      p.error('Unterminated template string', `No closing marker was found for the string: the heredoc opened here runs to the end of the file. End it with a line holding only ${marker}, followed by a line break.`, p.headOf(open, opener.length));
+    } else p.error('Unterminated template string', 'No closing marker was found for the string.', next.range);
     endRange = p.recover(end).range;
     break;
   }

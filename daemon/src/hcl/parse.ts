@@ -1,5 +1,6 @@
 import type { Body, Expression } from './ast.js';
 import { emptyRangeOf, type Diagnostic } from './diagnostics.js';
+import { withoutFollowOns } from './follow-on.js';
 import { scan } from './lexer.js';
 import { parseBody } from './parse-body.js';
 import { parseExpression } from './parse-expression.js';
@@ -16,7 +17,7 @@ export function parse(source: string, filename: string): ParseResult {
   const p = new Peeker(tokens, filename);
   const body = parseBody(p, 'eof', emptyRangeOf(tokens.token(0).range, 'start'));
   body.range = { filename, start: { line: 1, column: 1, byte: 0 }, end: tokens.token(tokens.length - 1).range.end };
-  return { body, diagnostics: [...diagnostics, ...p.diags] };
+  return { body, diagnostics: withoutFollowOns(diagnostics, p.diags) };
 }
 
 /** Parses a standalone expression (newlines are insignificant, as upstream's ParseExpression). */
@@ -29,5 +30,5 @@ export function parseExpressionSource(source: string, filename: string): { expr:
   if (next.type !== 'eof' && !p.recovery) {
     p.error('Extra characters after expression', 'An expression was successfully parsed, but extra characters were found after it.', next.range);
   }
-  return { expr, diagnostics: [...diagnostics, ...p.diags] };
+  return { expr, diagnostics: withoutFollowOns(diagnostics, p.diags) };
 }

@@ -19,8 +19,12 @@ export class Peeker {
   private pos = 0;
   private readonly newlineStack: boolean[] = [true];
   recovery = false;
+  /** An error stopped at the line break before a new body item (`stopBeforeLine`): recovering skips nothing more. */
+  boundary = false;
   depth = 0;
   readonly diags: Diagnostic[] = [];
+  /** Every multi-line block body closed so far: where a missing `}` is looked for when the file ends inside a block. */
+  readonly closedBlocks: Array<{ header: Range; open: Range; close: Range }> = [];
 
   /** The two most recently viewed tokens: the parser peeks at the same token several times. */
   private cacheIndex0 = -1;
@@ -87,6 +91,11 @@ export class Peeker {
     return this.tokens.source.range(a.start, b.end);
   }
 
+  /** The first `length` characters of token `t`. */
+  headOf(t: Token, length: number): Range {
+    return this.tokens.source.range(t.start, t.start + length);
+  }
+
   rangeAt(index: number): Range {
     return this.tokenAt(index).range;
   }
@@ -111,8 +120,31 @@ export class Peeker {
     this.diags.push(errorDiag(summary, detail, range));
   }
 
+  /**
+   * Whether the next token starts a line and reads as the start of a body item or the close
+   * of a block (`name =`, `name {`, `name "label"`, `}`): met inside a bracket left open,
+   * it is where the author thought the bracket had been closed.
+   */
+  nextStartsBodyItem(): boolean {
+    const i = this.nextIndex();
+    if (i === 0 || this.tokens.type(i - 1) !== 'newline') return false;
+    const type = this.tokens.type(i);
+    if (type === '}') return true;
+    if (type !== 'ident') return false;
+    const after = this.tokens.type(i + 1);
+    return after === '=' || after === '{' || after === 'oquote';
+  }
+
+  /** Ends recovery at the line break before the next token, so the body parser goes on with the item on that line. */
+  stopBeforeLine(): void {
+    this.pos = this.nextIndex() - 1;
+    this.recovery = true;
+    this.boundary = true;
+  }
+
   /** Skips to just after the `end` token matching the current nesting level (or EOF). */
   recover(end: TokenType): Token {
+    if (this.boundary) return this.tokenAt(this.pos);
     const start = OPPOSITE[end];
     this.recovery = true;
     let nest = 0;
@@ -140,6 +172,11 @@ export class Peeker {
   /** Skips to the end of the current body item: the next newline outside any brackets. */
   recoverAfterBodyItem(): void {
     this.recovery = true;
+    if (this.boundary) {
+      this.boundary = false;
+      this.read();
+      return;
+    }
     const open: TokenType[] = [];
     for (;;) {
       const token = this.read();
@@ -166,6 +203,11 @@ export class Peeker {
           break;
       }
     }
+  }
+
+  /** Leading white space of the line `range` starts on. */
+  indentOf(range: Range): number {
+    return this.tokens.source.indentOf(range.start.line);
   }
 
   between(a: Range, b: Range): Range {

@@ -1,11 +1,17 @@
 import { HclNumber, NumberRangeError } from './number.js';
 import { HclMap, HclNull, HclSeq, HclUnknown, NULL, typeOf, typesEqual, type HclType, type HclValue } from './values.js';
+import { PorticoError } from '../core/errors.js';
 
 /** What callers pass in and get back: JSON-like JS values. */
 export type PlainValue = null | string | number | boolean | PlainValue[] | { [key: string]: PlainValue };
 
 /** Raised when a caller-supplied variable cannot be represented in HCL (a function, NaN, a cycle...). */
-export class PlainConversionError extends Error {}
+export class PlainConversionError extends PorticoError {
+  override name = 'PlainConversionError';
+  constructor(message: string) {
+    super('hcl_plain_conversion', message, { category: 'invalid' });
+  }
+}
 
 /**
  * Plain JS -> HCL. Arrays become tuples and plain objects become objects, as when the

@@ -52,6 +52,15 @@ export class SourceText {
     return { line: line + 1, column: this.codePointsBefore(i) - this.codePointsBefore(lineStart) + 1, byte: this.utf8Before(i) };
   }
 
+  /** Leading spaces and tabs of line `line` (1-based), for guesses from indentation. */
+  indentOf(line: number): number {
+    const start = this.lineStarts[line - 1];
+    if (start === undefined) return 0;
+    let i = start;
+    for (let c = this.text.charCodeAt(i); c === 32 || c === 9; c = this.text.charCodeAt(++i));
+    return i - start;
+  }
+
   range(start: number, end: number): SourceRange {
     return new SourceRange(this, start, end);
   }

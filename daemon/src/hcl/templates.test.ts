@@ -57,7 +57,10 @@ describe('templates', () => {
   it('reports bad escapes and unterminated strings', () => {
     expect(parseErrors('a = "\\q"\n')).toEqual(['t.hcl:1,6-8: Invalid escape sequence; The symbol "q" is not a valid escape sequence selector.']);
     expect(parseErrors('a = "\\u12"\n')).toEqual(['t.hcl:1,6-10: Invalid escape sequence; The \\u escape sequence must be followed by four hexadecimal digits.']);
-    expect(parseErrors('a = <<EOT\nhello\nEOT')).toEqual(['t.hcl:3,4-4: Unterminated template string; No closing marker was found for the string.']);
+    // Reported at the opener, not at the end of the file where nothing can be fixed.
+    expect(parseErrors('a = <<EOT\nhello\nEOT')).toEqual([
+      't.hcl:1,5-10: Unterminated template string; No closing marker was found for the string: the heredoc opened here runs to the end of the file. End it with a line holding only EOT, followed by a line break.',
+    ]);
   });
 
   it('refuses null and non-string interpolations', () => {

@@ -3,7 +3,7 @@ import type { SourceText } from './source-text.js';
 
 /** Every token type; a token list stores the index into this table. */
 const TOKEN_TYPES = [
-  'ident', 'number', 'oquote', 'cquote', 'oheredoc', 'cheredoc', 'quotedlit', 'stringlit', 'quotednewline',
+  'ident', 'number', 'oquote', 'cquote', 'oheredoc', 'cheredoc', 'quotedlit', 'stringlit',
   'interp', 'control', 'seqend',
   '{', '}', '[', ']', '(', ')', ',', '.', '*', '/', '%', '+', '-', '=', '<', '>', '!', '?', ':',
   '==', '!=', '<=', '>=', '&&', '||', '::', '...', '=>',

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate } from '../store/migrate.js';
-import { MIGRATION_SETS } from '../store/schema.js';
+import { DAEMON_MIGRATIONS as MIGRATION_SETS } from '../main/areas.js';
 import { testDatabases, type TestDatabase } from '../store/testing/databases.js';
 import type { Store } from '../store/types.js';
 import { ApiKeys, hashKey } from './api-keys.js';

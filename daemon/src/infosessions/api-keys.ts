@@ -27,6 +27,9 @@ interface KeyRow {
 
 export class ApiKeyError extends PorticoError {
   override name = 'ApiKeyError';
+  constructor(code: string, message: string) {
+    super(code, message, { category: code === 'key_not_found' ? 'not_found' : 'conflict' });
+  }
 }
 
 /** sha256 hex of a key: all the store keeps of it. */

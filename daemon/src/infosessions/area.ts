@@ -3,6 +3,7 @@ import type { Area, DaemonContext } from '../core/area.js';
 import type { Component } from '../core/component.js';
 import { Logger } from '../core/logger.js';
 import { ApiKeys } from './api-keys.js';
+import { INFOSESSIONS_SERVICE, KEYS_SERVICE } from './control-router.js';
 import { infosessionsControl, keysControl } from './control-service.js';
 import { infosessionsEndpoint, isInfosessionsPath } from './endpoint.js';
 import { InfosessionsSource, type ReloadResult } from './source.js';
@@ -51,7 +52,7 @@ export const infosessionsArea: Area = {
     };
     ctx.host.register(component);
     ctx.services.mount('infosessions', isInfosessionsPath, infosessionsEndpoint({ keys, snapshot: () => source.snapshot }));
-    ctx.control.infosessions = infosessionsControl(source);
-    ctx.control.keys = keysControl(keys, (message) => ctx.events.publish({ type: 'infosessions.keys', message }));
+    ctx.control.provide(INFOSESSIONS_SERVICE, infosessionsControl(source));
+    ctx.control.provide(KEYS_SERVICE, keysControl(keys, (message) => ctx.events.publish({ type: 'infosessions.keys', message })));
   },
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CsvRow } from './csv.js';
+import type { CsvRow } from '../core/csv.js';
 import { LayoutError, type BuildingTable } from './layout.js';
 import type { Building, RowProblem } from './record.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readBuildingRows } from './buildings.js';
-import { parseCsv } from './csv.js';
+import { parseCsv } from '../core/csv.js';
 import { LayoutError, readSessionRows } from './layout.js';
 
 const buildings = readBuildingRows(parseCsv('code,name,latitude,longitude,map_url\nDC,William G. Davis Computer Research Centre,43.4727,-80.5421,https://uwaterloo.ca/map/DC\n')).table;

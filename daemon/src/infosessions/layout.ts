@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { CsvRow } from './csv.js';
+import type { CsvRow } from '../core/csv.js';
 import { isCalendarDate, monthName, type Building, type RowProblem, type SessionEntry } from './record.js';
+import { PorticoError } from '../core/errors.js';
 
 /** Columns of our CSV layout, in the order the importer writes them (docs/infosessions.md). */
 export const SESSION_COLUMNS = [
@@ -14,9 +15,11 @@ const REQUIRED_COLUMNS: readonly SessionColumn[] = ['id', 'employer', 'date', 's
 export type BuildingTable = ReadonlyMap<string, Omit<Building, 'room'>>;
 
 /** The header is wrong: the whole file is refused (the previous data keeps serving). */
-export class LayoutError extends Error {
+export class LayoutError extends PorticoError {
   override name = 'LayoutError';
-  readonly code = 'csv_layout';
+  constructor(message: string) {
+    super('csv_layout', message, { category: 'invalid' });
+  }
 }
 
 const text = z.string().transform((v) => (v.trim() === '' ? null : v.trim()));

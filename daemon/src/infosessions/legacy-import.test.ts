@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from './csv.js';
+import { parseCsv } from '../core/csv.js';
 import { SESSION_COLUMNS, readSessionRows } from './layout.js';
 import { decodeLegacy, formatSessions, importLegacy, legacyDate, legacyTime } from './legacy-import.js';
 import { mapLegacyLocation } from './legacy-location.js';

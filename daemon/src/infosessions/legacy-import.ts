@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { CsvSyntaxError, formatCsv, parseCsv } from './csv.js';
+import { CsvSyntaxError, formatCsv, parseCsv } from '../core/csv.js';
 import { SESSION_COLUMNS } from './layout.js';
 import { mapLegacyLocation } from './legacy-location.js';
 import { MONTH_NAMES, isCalendarDate, type RowProblem } from './record.js';
+import { PorticoError } from '../core/errors.js';
 
 /** Columns of the legacy uWaterloo Datasets export (EmployerInfoSessions/*.csv). */
 export const LEGACY_COLUMNS = ['id', 'employer', 'date', 'start_time', 'end_time', 'location', 'website', 'audience', 'programs', 'description'] as const;
@@ -19,9 +20,11 @@ export interface ImportedFile {
 }
 
 /** A legacy file that cannot be read as CSV at all. */
-export class LegacyImportError extends Error {
+export class LegacyImportError extends PorticoError {
   override name = 'LegacyImportError';
-  readonly code = 'legacy_import';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('legacy_import', message, { ...options, category: 'invalid' });
+  }
 }
 
 /** UTF-8 when the bytes are valid UTF-8, else Windows-1252 (one of the real files is). */

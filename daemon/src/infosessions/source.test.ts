@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EDITOR_SAVE_NAMES, EDITOR_SAVES } from '../core/testing/editor-saves.js';
 import { InfosessionsSource, type ReloadResult } from './source.js';
 
 const HEADER = 'id,employer,date,start_time,end_time,building_code,building_room\n';
@@ -36,7 +37,7 @@ describe('InfosessionsSource', () => {
     await source.load();
     const before = source.snapshot;
     for (const [content, message] of [
-      [`${HEADER}2,"B,2026-01-05,11:30,13:30,DC,1301\n`, 'line 2: a quoted field is never closed (missing ")'],
+      [`${HEADER}2,"B,2026-01-05,11:30,13:30,DC,1301\n`, 'line 2, column 3: a quoted field is never closed (missing ")'],
       [Buffer.from([0x69, 0x64, 0x0a, 0x92]), 'the file is not valid UTF-8; save it as UTF-8 (portico infosessions import converts legacy Windows-1252 files)'],
       ['', 'the file is empty; the first line must be the header (see docs/infosessions.md)'],
     ] as const) {
@@ -59,5 +60,18 @@ describe('InfosessionsSource', () => {
     const deadline = Date.now() + 3000;
     while (source.snapshot.records[0]?.employer !== 'Changed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(source.snapshot.records[0]?.employer).toBe('Changed');
+  });
+
+  it.each(EDITOR_SAVE_NAMES)('reloads exactly once for a save made by "%s"', async (how) => {
+    writeFileSync(files.sessions, `${HEADER}1,A,2026-01-05,11:30,13:30,DC,1301\n`);
+    await source.start();
+    expect(results).toHaveLength(1);
+
+    EDITOR_SAVES[how]!(files.sessions, `${HEADER}1,Saved,2026-01-05,11:30,13:30,DC,1301\n`);
+    await expect.poll(() => source.snapshot.records[0]?.employer).toBe('Saved');
+    // A later save of the other file is the next reload: nothing came in between, and it read the new building.
+    writeFileSync(files.buildings, 'code,name,latitude,longitude,map_url\nDC,Marker Hall,43.47,-80.54,\n');
+    await expect.poll(() => source.snapshot.records[0]?.building?.name).toBe('Marker Hall');
+    expect(results.map((r) => r.applied)).toEqual([true, true, true]);
   });
 });

@@ -1,8 +1,8 @@
-import { watch, type FSWatcher } from 'chokidar';
 import { readFile } from 'node:fs/promises';
 import { readBuildingRows } from './buildings.js';
 import type { CsvFileStatus, InfosessionsSourceStatus } from './control-types.js';
-import { CsvSyntaxError, parseCsv } from './csv.js';
+import { CsvSyntaxError, parseCsv } from '../core/csv.js';
+import { FileWatcher } from '../core/file-watcher.js';
 import { jsonDataBytes, renderXmlData } from './envelope.js';
 import { LayoutError, readSessionRows, type BuildingTable } from './layout.js';
 import type { Infosession, RowProblem, SessionEntry } from './record.js';
@@ -81,8 +81,7 @@ export class InfosessionsSource {
   #buildings: BuildingTable = new Map();
   #sessionsState = emptyState();
   #buildingsState = emptyState();
-  #watcher: FSWatcher | null = null;
-  #timer: NodeJS.Timeout | null = null;
+  readonly #watcher = new FileWatcher(() => void this.load());
   #reloading: Promise<void> = Promise.resolve();
 
   constructor(
@@ -105,29 +104,14 @@ export class InfosessionsSource {
     return run;
   }
 
-  /** Loads, then reloads on every change of either file (debounced, so one save is one reload). */
+  /** Loads, then reloads on every save of either file (the shared watcher: one save, one reload). */
   async start(): Promise<void> {
     await this.load();
-    this.#watcher = watch([this.files.sessions, this.files.buildings], {
-      ignoreInitial: true,
-      awaitWriteFinish: { stabilityThreshold: 60, pollInterval: 20 },
-    });
-    const schedule = (): void => {
-      if (this.#timer) clearTimeout(this.#timer);
-      this.#timer = setTimeout(() => {
-        this.#timer = null;
-        void this.load();
-      }, 30);
-    };
-    this.#watcher.on('add', schedule).on('change', schedule).on('unlink', schedule);
-    await new Promise<void>((resolve) => this.#watcher?.once('ready', () => resolve()));
+    await this.#watcher.update({ files: [this.files.sessions, this.files.buildings] });
   }
 
   async stop(): Promise<void> {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
-    await this.#watcher?.close();
-    this.#watcher = null;
+    await this.#watcher.close();
     await this.#reloading;
   }
 

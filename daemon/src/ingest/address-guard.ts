@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import { PorticoError } from '../core/errors.js';
 
 /** Loopback, private, link-local, metadata, unspecified, multicast and other special ranges. */
 const FORBIDDEN = new BlockList();
@@ -59,9 +60,11 @@ export function literalTargetRefusal(url: URL, allowHosts: ReadonlySet<string>):
   return null;
 }
 
-export class ForbiddenAddressError extends Error {
+export class ForbiddenAddressError extends PorticoError {
   override name = 'ForbiddenAddressError';
-  readonly code = 'ERR_CALLBACK_FORBIDDEN_ADDRESS';
+  constructor(message: string) {
+    super('ERR_CALLBACK_FORBIDDEN_ADDRESS', message, { category: 'forbidden' });
+  }
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { z } from 'zod';
+import { PorticoError, type ErrorCategory } from '../core/errors.js';
 
 export const API_ERROR_CODES = {
   validation_failed: 400,
@@ -21,17 +22,25 @@ export interface ApiErrorDetail {
 }
 
 /** An error the ingest API answers with: `{"error":{"code","message","details"}}`. */
-export class ApiError extends Error {
+export class ApiError extends PorticoError {
   override name = 'ApiError';
+  declare readonly code: ApiErrorCode;
   readonly status: number;
   constructor(
-    readonly code: ApiErrorCode,
+    code: ApiErrorCode,
     message: string,
     readonly details: readonly ApiErrorDetail[] = [],
   ) {
-    super(message);
+    super(code, message, { category: categoryOfStatus(API_ERROR_CODES[code]) });
     this.status = API_ERROR_CODES[code];
   }
+}
+
+function categoryOfStatus(status: number): ErrorCategory {
+  if (status === 404) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status === 401) return 'forbidden';
+  return 'invalid';
 }
 
 /** A zod failure as a 400 naming each field; `prefix` is where the parsed object sits. */

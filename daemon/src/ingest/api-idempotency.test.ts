@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases, type TestDatabase } from '../store/testing/databases.js';
 import { jsonInit, startApi, type ApiFixture } from './testing/ingest-fixture.js';
@@ -67,12 +68,16 @@ describe.each(factories.map((f) => [f().kind, f] as const))('Idempotency-Key on 
         return api.call(`/api/v1/datasets/${datasetId}/files:async`, { method: 'POST', body: form, headers: { 'Idempotency-Key': 'upload-1' } });
       };
       const files = async (): Promise<number> => Number((await api.store.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM ingest_files'))?.n ?? 0);
+      const onDisk = (): number => readdirSync(api.uploads.dir).length;
       const before = await files();
       const first = await upload();
+      const diskBefore = onDisk();
       const again = await upload();
       expect([first.status, again.status]).toEqual([202, 202]);
       expect(again.body.ingest_job_id).toBe(first.body.ingest_job_id);
       expect(await files()).toBe(before + 1);
+      // The repeat's copy of the file is not kept either.
+      expect(onDisk()).toBe(diskBefore);
       const bad = await create('has space');
       expect(bad.status).toBe(400);
       expect(bad.body.error.details).toEqual([{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);

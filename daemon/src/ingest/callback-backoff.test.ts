@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases, type TestDatabase } from '../store/testing/databases.js';
 import type { Store } from '../store/types.js';
-import { CallbackWorker } from './callback-worker.js';
+import type { CallbackWorker } from './callback-worker.js';
 import type { AttemptRow, OutboxRow } from './records.js';
 import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from './testing/https-receiver.js';
-import { QUIET_LOGGER, migratedStore, seedFinishedJob } from './testing/ingest-fixture.js';
+import { migratedStore, seedFinishedJob, testWorker } from './testing/ingest-fixture.js';
 
 const factories = await testDatabases();
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -26,18 +26,7 @@ describe.each(factories.map((f) => [f().kind, f] as const))('callback backoff on
     store = await migratedStore(database);
     receiver = await startReceiver(tls);
     now = T0;
-    worker = new CallbackWorker({
-      store: () => store,
-      logger: QUIET_LOGGER,
-      pollIntervalMs: 50,
-      batchSize: 25,
-      requestTimeoutMs: 2000,
-      allowHosts: new Set(['127.0.0.1']),
-      caFile: tls.caFile,
-      stopGraceMs: 100,
-      poll: false,
-      clock: () => now,
-    });
+    worker = testWorker(store, tls.caFile, { clock: () => now });
     await worker.start();
   });
   afterEach(async () => {

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases, type TestDatabase } from '../store/testing/databases.js';
 import type { Store } from '../store/types.js';
-import { CallbackWorker } from './callback-worker.js';
+import type { CallbackWorker } from './callback-worker.js';
 import type { AttemptRow, OutboxRow } from './records.js';
 import { standardWebhookSignature } from './signing.js';
 import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from './testing/https-receiver.js';
-import { QUIET_LOGGER, migratedStore, seedFinishedJob } from './testing/ingest-fixture.js';
+import { migratedStore, seedFinishedJob, testWorker } from './testing/ingest-fixture.js';
 
 const factories = await testDatabases();
 const SECRET = 'whsec-test-0123456789abcdef0123456789abcdef';
@@ -19,18 +19,7 @@ beforeAll(() => {
 afterAll(() => tls.dispose());
 
 function worker(store: Store, opts: Partial<ConstructorParameters<typeof CallbackWorker>[0]> = {}) {
-  return new CallbackWorker({
-    store: () => store,
-    logger: QUIET_LOGGER,
-    pollIntervalMs: 50,
-    batchSize: 25,
-    requestTimeoutMs: 2000,
-    allowHosts: new Set(['127.0.0.1']),
-    caFile: tls.caFile,
-    stopGraceMs: 100,
-    poll: false,
-    ...opts,
-  });
+  return testWorker(store, tls.caFile, opts);
 }
 
 describe.each(factories.map((f) => [f().kind, f] as const))('callback delivery on %s', (_kind, factory) => {

@@ -1,19 +1,15 @@
-import { rootCertificates } from 'node:tls';
-import { Agent, request } from 'undici';
-import { guardedLookup, literalTargetRefusal } from './address-guard.js';
+import type { Agent } from 'undici';
+import { literalTargetRefusal } from './address-guard.js';
 import { RESERVED_CALLBACK_HEADERS } from './callback-config.js';
-import type { AttemptOutcome } from './outbox.js';
+import { callbackAgent, type CallbackAgentOptions } from './callback-connections.js';
+import { CallbackRequest, CallbackRequestAborted } from './callback-request.js';
+import type { AttemptOutcome, ClaimedRow } from './outbox.js';
 import type { OutboxRow } from './records.js';
 import { serviceSignature, standardWebhookSignature } from './signing.js';
 
 export const CALLBACK_USER_AGENT = 'service-callback/26';
-const RESPONSE_SNIPPET_BYTES = 2048;
 
-export interface CallbackSenderOptions {
-  timeoutMs: number;
-  allowHosts: ReadonlySet<string>;
-  /** Extra CA certificates (PEM) trusted besides the system roots (SERVICE_CALLBACK_CA_FILE). */
-  extraCa?: string | undefined;
+export interface CallbackSenderOptions extends CallbackAgentOptions {
   /** The worker's clock (epoch ms): an attempt's start and end are read from the same one. */
   clock?: () => number;
 }
@@ -46,20 +42,18 @@ export class CallbackSender {
   readonly #timeoutMs: number;
   readonly #allowHosts: ReadonlySet<string>;
   readonly #clock: () => number;
+  readonly #active = new Set<CallbackRequest>();
+  #stopped = false;
 
-  constructor({ timeoutMs, allowHosts, extraCa, clock = Date.now }: CallbackSenderOptions) {
+  constructor({ timeoutMs, allowHosts, extraCa, clock = Date.now, connectionsPerOrigin }: CallbackSenderOptions) {
     this.#clock = clock;
     this.#timeoutMs = timeoutMs;
     this.#allowHosts = allowHosts;
-    this.#agent = new Agent({
-      connect: { timeout: timeoutMs, lookup: guardedLookup(allowHosts), ...(extraCa ? { ca: [...rootCertificates, extraCa] } : {}) },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
+    this.#agent = callbackAgent({ timeoutMs, allowHosts, extraCa, connectionsPerOrigin });
   }
 
-  /** One attempt; never throws. `stop` aborts it (the caller then releases the row, no attempt counted). */
-  async send(row: OutboxRow, attemptAt: number, stop: AbortSignal): Promise<AttemptOutcome> {
+  /** One attempt; never throws. `abortAll` aborts it (the caller then releases the row, no attempt counted). */
+  async send(row: ClaimedRow, attemptAt: number): Promise<AttemptOutcome> {
     // Same clock as attemptAt, so startedAt + durationMs is never later than the worker's "now" after it.
     const outcome = (partial: Omit<AttemptOutcome, 'startedAt' | 'durationMs'>): AttemptOutcome => ({ ...partial, startedAt: attemptAt, durationMs: Math.max(0, this.#clock() - attemptAt) });
     let url: URL;
@@ -71,39 +65,31 @@ export class CallbackSender {
     if (url.protocol !== 'https:') return outcome({ ok: false, statusCode: null, error: 'refused: callback URLs must be https://', responseBody: null });
     const refusal = literalTargetRefusal(url, this.#allowHosts);
     if (refusal) return outcome({ ok: false, statusCode: null, error: `refused: ${refusal}`, responseBody: null });
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const signal = AbortSignal.any([timeout, stop]);
+    const body = row.payload;
+    const request = new CallbackRequest(this.#agent, url, callbackHeaders(row, body, attemptAt), body, this.#timeoutMs);
+    this.#active.add(request);
+    if (this.#stopped) request.abort('stopped');
     try {
-      const body = row.payload;
-      const response = await request(url, { method: 'POST', dispatcher: this.#agent, headers: callbackHeaders(row, body, attemptAt), body, signal });
-      const snippet = await readSnippet(response.body);
-      const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return outcome({ ok, statusCode: response.statusCode, error: ok ? null : `receiver answered HTTP ${response.statusCode}`, responseBody: snippet });
+      const { statusCode, snippet } = await request.done;
+      const ok = statusCode >= 200 && statusCode < 300;
+      return outcome({ ok, statusCode, error: ok ? null : `receiver answered HTTP ${statusCode}`, responseBody: snippet });
     } catch (error) {
-      const message = timeout.aborted && !stop.aborted ? `timeout: no answer within ${this.#timeoutMs} ms` : describeError(error);
+      const message = error instanceof CallbackRequestAborted && error.code === 'ERR_CALLBACK_TIMEOUT' ? `timeout: no answer within ${this.#timeoutMs} ms` : describeError(error);
       return outcome({ ok: false, statusCode: null, error: message, responseBody: null });
+    } finally {
+      this.#active.delete(request);
     }
+  }
+
+  /** Aborts every attempt in flight, and those started later (a stopping worker then releases their rows). */
+  abortAll(): void {
+    this.#stopped = true;
+    for (const request of this.#active) request.abort('stopped');
   }
 
   async close(): Promise<void> {
     await this.#agent.close().catch(() => {});
   }
-}
-
-async function readSnippet(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= RESPONSE_SNIPPET_BYTES) break;
-    }
-  } catch {
-    // The status decides the attempt; a body cut short only shortens the audit snippet.
-  }
-  if (size === 0) return null;
-  return Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES).toString('utf8');
 }
 
 function describeError(error: unknown): string {

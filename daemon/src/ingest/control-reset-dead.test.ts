@@ -1,25 +1,26 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EventBus } from '../control/event-bus.js';
-import { appRouter } from '../control/router.js';
+import { appCaller, testServices } from '../main/testing/control-server.js';
 import { testDatabases, type TestDatabase } from '../store/testing/databases.js';
 import type { Store } from '../store/types.js';
-import { IngestControl } from './ingest-control.js';
+import { IngestControl } from './control-service.js';
 import { JobStore } from './job-store.js';
 import { migratedStore, seedDeliveries } from './testing/ingest-fixture.js';
+import { INGEST_SERVICE } from './control-router.js';
 
 const factories = await testDatabases();
 
 describe.each(factories.map((f) => [f().kind, f] as const))('deliveries.previewReset / resetDead on %s', (_kind, factory) => {
   let database: TestDatabase;
   let store: Store;
-  let caller: ReturnType<typeof appRouter.createCaller>;
+  let caller: ReturnType<typeof appCaller>;
   let events: EventBus;
   beforeEach(async () => {
     database = factory();
     store = await migratedStore(database);
     events = new EventBus('test');
     const control = new IngestControl(() => store, () => new JobStore(store), (message) => events.publish({ type: 'delivery.state', message }), () => 5_000);
-    caller = appRouter.createCaller({ services: { status: async () => ({}) as never, events, jobs: control, deliveries: control } });
+    caller = appCaller(testServices(events).provide(INGEST_SERVICE, control));
   });
   afterEach(async () => {
     await store.close();
@@ -44,21 +45,26 @@ describe.each(factories.map((f) => [f().kind, f] as const))('deliveries.previewR
     await expect(caller.deliveries.resetDead({ actor: 'x' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 
-  it('moves only DEAD rows to PENDING with attempts 0 and due now, and records who, when and how many', async () => {
+  it('moves only DEAD rows to PENDING, due now for a new round with their attempts kept, and records who, when, how many and which', async () => {
     const { a } = await seed();
     const result = await caller.deliveries.resetDead({ url: 'a.example.com', actor: 'ops@host (cli)' });
     expect(result.count).toBe(2);
-    const rows = await store.all<{ id: string; status: string; attempts: number; next_attempt_at: number; finished_at: number | null }>(
-      'SELECT id, status, attempts, next_attempt_at, finished_at FROM ingest_callback_outbox WHERE callback_url = ? ORDER BY id',
+    const rows = await store.all<{ id: string; status: string; attempts: number; attempts_before_reset: number; next_attempt_at: number; finished_at: number | null }>(
+      'SELECT id, status, attempts, attempts_before_reset, next_attempt_at, finished_at FROM ingest_callback_outbox WHERE callback_url = ? ORDER BY id',
       ['https://a.example.com/hook'],
     );
     for (const row of rows) {
-      expect(row).toMatchObject({ status: 'PENDING', attempts: 0, finished_at: null });
-      expect(row.next_attempt_at).toBe(row.id === a[0] ? 1_000 : 5_000);
+      if (row.id === a[0]) expect(row).toMatchObject({ status: 'PENDING', attempts: 0, attempts_before_reset: 0, next_attempt_at: 1_000 });
+      else expect(row).toMatchObject({ status: 'PENDING', attempts: 5, attempts_before_reset: 5, next_attempt_at: 5_000, finished_at: null });
     }
-    expect(await store.all('SELECT actor, at, count, selector FROM ingest_delivery_resets')).toEqual([
-      { actor: 'ops@host (cli)', at: 5_000, count: 2, selector: JSON.stringify({ url: 'a.example.com' }) },
+    expect(await store.all('SELECT action, actor, at, count, selector FROM ingest_delivery_resets')).toEqual([
+      { action: 'reset', actor: 'ops@host (cli)', at: 5_000, count: 2, selector: JSON.stringify({ url: 'a.example.com' }) },
     ]);
+    const moved = rows.filter((r) => r.id !== a[0]).map((r) => r.id);
+    expect(await store.all('SELECT delivery_id, attempts_before FROM ingest_delivery_reset_rows ORDER BY delivery_id')).toEqual(moved.map((id) => ({ delivery_id: id, attempts_before: 5 })));
+    const view = (await caller.deliveries.list({ url: 'a.example', status: 'PENDING', limit: 10, offset: 0 })).items.find((d) => d.id === moved[0])!;
+    expect(view).toMatchObject({ attempts: 5, attempts_in_round: 0, max_attempts: 5 });
+    expect((await caller.deliveries.get({ id: moved[0]! })).attempt_log).toEqual([{ kind: 'reset', actor: 'ops@host (cli)', at: new Date(5_000).toISOString(), attempts_before: 5 }]);
     expect(await caller.deliveries.previewReset({ all: true })).toEqual({ count: 2 });
     expect(events.since('test:0').map((e) => e.message)).toContain('reset 2 DEAD deliveries to PENDING (by ops@host (cli))');
   });
@@ -72,6 +78,10 @@ describe.each(factories.map((f) => [f().kind, f] as const))('deliveries.previewR
     expect(detail.attempt_log).toEqual([]);
     const jobs = await caller.jobs.list({ limit: 10, offset: 0 });
     expect(jobs.total).toBe(5);
+    const deadJob = jobs.items.find((j) => j.ingest_job_id === page.items[0]!.ingest_job_id)!;
+    expect(deadJob.delivery).toMatchObject({ id: page.items[0]!.id, status: 'DEAD', attempts: 5, attempts_in_round: 5, max_attempts: 5, last_error: 'receiver answered HTTP 503' });
+    expect((await caller.jobs.get({ id: deadJob.ingest_job_id })).delivery).toEqual(deadJob.delivery);
+    expect(await caller.deliveries.counts()).toEqual({ PENDING: 1, DELIVERED: 0, DEAD: 4 });
     expect(jobs.items.find((j) => j.callback?.url === 'https://a.example.com/hook')!.callback!.secret).toBe('***');
     const everything = JSON.stringify([page, detail, jobs, await caller.jobs.get({ id: jobs.items[0]!.ingest_job_id })]);
     expect(everything).not.toContain('top-secret-value');

@@ -14,6 +14,17 @@ export interface AttemptRead {
   response_body: string | null;
 }
 
+/** An operator's action on one delivery: a reset of a DEAD row, or a retry now of a PENDING one. */
+export interface DeliveryActionRead {
+  actor: string;
+  at: string;
+  /** Attempts the row had made when the action happened (a reset's new round starts after them). */
+  attempts_before: number;
+}
+
+/** One line of a delivery's log, oldest first: an attempt, or an operator's action between attempts. */
+export type AttemptLogEntry = ({ kind: 'attempt' } & AttemptRead) | ({ kind: 'reset' | 'retry' } & DeliveryActionRead);
+
 /** A callback as operators see it: the secret and header values are never shown. */
 export interface CallbackView {
   url: string;
@@ -26,10 +37,31 @@ export interface DeliveryView extends CallbackDeliveryRead {
   workspace_id: string;
   signed: boolean;
   headers: Record<string, '***'>;
+  /** Attempts of the current round: since the row was written, or since its last reset. */
+  attempts_in_round: number;
+  /** Attempts a round makes before DEAD, as this daemon's retry schedule says. */
+  max_attempts: number;
 }
 
 export interface DeliveryDetail extends DeliveryView {
-  attempt_log: AttemptRead[];
+  /** Attempts and operator actions, oldest first; attempt numbers go on across resets. */
+  attempt_log: AttemptLogEntry[];
+}
+
+/** A job's callback as its detail shows it. */
+export type JobDeliveryView = Pick<
+  DeliveryView,
+  'id' | 'status' | 'attempts' | 'attempts_in_round' | 'max_attempts' | 'next_attempt_at' | 'last_attempt_at' | 'last_status_code' | 'last_error' | 'finished_at'
+>;
+
+/** Deliveries per status, over every tenant. */
+export type DeliveryCounts = Record<DeliveryStatus, number>;
+
+export interface RetryNowResult {
+  id: string;
+  /** The audit record of the action (ingest_delivery_resets). */
+  resetId: string;
+  next_attempt_at: string;
 }
 
 export interface JobView extends IngestJobRead {
@@ -37,6 +69,8 @@ export interface JobView extends IngestJobRead {
   updated_at: string;
   finished_at: string | null;
   callback: CallbackView | null;
+  /** The outbox row of the job's callback, once the job finished with a callback target. */
+  delivery: JobDeliveryView | null;
 }
 
 export interface DeliverySelector {

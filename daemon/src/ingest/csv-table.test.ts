@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CsvError, inferType, parseCsvRecords, parseCsvTable } from './csv-table.js';
+import { CsvError, inferType, parseCsvTable } from './csv-table.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
 describe('CSV to a typed table', () => {
-  it('parses quotes, doubled quotes, embedded newlines and CRLF', () => {
-    expect(parseCsvRecords('a,b\r\n"x, y","say ""hi""\nthere"\r\n')).toEqual([
-      ['a', 'b'],
-      ['x, y', 'say "hi"\nthere'],
-    ]);
+  it('parses quotes, doubled quotes, embedded newlines, CRLF and a byte-order mark', () => {
+    const t = parseCsvTable(bytes('\uFEFFa,b\r\n"x, y","say ""hi""\nthere"\r\n'));
+    expect(t.columns.map((c) => c.name)).toEqual(['a', 'b']);
+    expect(t.rows).toEqual([['x, y', 'say "hi"\nthere']]);
   });
 
   it('infers integer, number, boolean, date, timestamp and text, with nulls for empty cells', () => {
@@ -24,7 +23,9 @@ describe('CSV to a typed table', () => {
     ['a,b\n1\n', /row 2 has 1 fields; the header has 2/],
     ['a,a\n1,2\n', /repeats the name 'a'/],
     ['a,\n1,2\n', /column 2 has no name/],
-    ['a\n"open\n', /not closed/],
+    ['a\n"open\n', 'line 2, column 1: a quoted field is never closed (missing ")'],
+    ['a,b\n1,"x"y\n', 'line 2, column 6: unexpected "y" after a closing quote'],
+    ['a,b\n1,2\n\n3\n', 'row 3 has 1 fields; the header has 2'],
   ])('fails %j with a clear message', (text, message) => {
     expect(() => parseCsvTable(bytes(text))).toThrow(CsvError);
     expect(() => parseCsvTable(bytes(text))).toThrow(message);

@@ -1,4 +1,6 @@
 /** CSV (RFC 4180) to a typed table: the parsing the PARSE_AND_INGEST and REPARSE jobs do. */
+import { CsvSyntaxError, parseCsv, type CsvRow } from '../core/csv.js';
+import { PorticoError } from '../core/errors.js';
 
 export type ColumnType = 'integer' | 'number' | 'boolean' | 'date' | 'timestamp' | 'text';
 
@@ -15,69 +17,12 @@ export interface ParsedTable {
   rows: Cell[][];
 }
 
-export class CsvError extends Error {
+/** The uploaded file is not a CSV table this job can store; the message says what and where. */
+export class CsvError extends PorticoError {
   override name = 'CsvError';
-  readonly code = 'bad_csv';
-}
-
-/** Records of an RFC 4180 text (quotes, doubled quotes, CRLF or LF, embedded newlines). */
-export function parseCsvRecords(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let i = 0;
-  let line = 1;
-  let quoted = false;
-  let fieldStarted = false;
-  while (i < text.length) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-        i += 1;
-        const next = text[i];
-        if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r') throw new CsvError(`line ${line}: text after a closing quote`);
-        continue;
-      }
-      if (ch === '\n') line += 1;
-      field += ch;
-      i += 1;
-      continue;
-    }
-    if (ch === '"' && !fieldStarted) {
-      quoted = true;
-      fieldStarted = true;
-      i += 1;
-    } else if (ch === ',') {
-      record.push(field);
-      field = '';
-      fieldStarted = false;
-      i += 1;
-    } else if (ch === '\r' || ch === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      fieldStarted = false;
-      i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
-      line += 1;
-    } else {
-      field += ch;
-      fieldStarted = true;
-      i += 1;
-    }
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('bad_csv', message, options);
   }
-  if (quoted) throw new CsvError(`line ${line}: a quoted field is not closed`);
-  if (fieldStarted || record.length > 0) {
-    record.push(field);
-    records.push(record);
-  }
-  return records.filter((r) => !(r.length === 1 && r[0] === ''));
 }
 
 const INTEGER = /^[+-]?\d{1,15}$/;
@@ -114,23 +59,30 @@ export function parseCsvTable(content: Uint8Array): ParsedTable {
   } catch {
     throw new CsvError('the file is not UTF-8 text');
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.includes('\0')) throw new CsvError('the file contains NUL bytes; it is not a CSV text file');
-  const records = parseCsvRecords(text);
-  const header = records[0];
+  const [header, ...body] = records(text);
   if (!header) throw new CsvError('the file is empty: a header row is required');
-  const names = header.map((h) => h.trim());
+  const names = header.fields.map((h) => h.trim());
   names.forEach((name, i) => {
-    if (name === '') throw new CsvError(`header column ${i + 1} has no name`);
-    if (names.indexOf(name) !== i) throw new CsvError(`header column ${i + 1} repeats the name '${name}'`);
+    if (name === '') throw new CsvError(`line ${header.line}: header column ${i + 1} has no name`);
+    if (names.indexOf(name) !== i) throw new CsvError(`line ${header.line}: header column ${i + 1} repeats the name '${name}'`);
   });
-  const body = records.slice(1);
   body.forEach((record, i) => {
-    if (record.length !== names.length) throw new CsvError(`row ${i + 2} has ${record.length} fields; the header has ${names.length}`);
+    if (record.fields.length !== names.length) throw new CsvError(`row ${i + 2} has ${record.fields.length} fields; the header has ${names.length}`);
   });
   const columns: Column[] = names.map((name, c) => {
-    const values = body.map((r) => r[c]!);
+    const values = body.map((r) => r.fields[c]!);
     return { name, type: inferType(values), nullable: values.some((v) => v === '') };
   });
-  return { columns, rows: body.map((r) => r.map((v, c) => convert(v, columns[c]!.type))) };
+  return { columns, rows: body.map((r) => r.fields.map((v, c) => convert(v, columns[c]!.type))) };
+}
+
+/** The shared parser's records; its syntax errors (with line and column) become this job's CsvError. */
+function records(text: string): CsvRow[] {
+  try {
+    return parseCsv(text);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) throw new CsvError(error.message, { cause: error });
+    throw error;
+  }
 }

@@ -25,23 +25,26 @@ export function single(req: IncomingMessage, name: string): string | undefined {
   return value?.trim() || undefined;
 }
 
+/**
+ * The body as it arrives, refusing more than `maxBytes` with 413: at once when Content-Length says
+ * so, else as soon as the count passes it. Stopping early leaves the request open (paused), so the
+ * error can still be answered; the server drains or closes it after the response.
+ */
+export async function* bodyChunks(req: IncomingMessage, maxBytes: number): AsyncGenerator<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) throw new ApiError('payload_too_large', `request body is ${declared} bytes; the limit is ${maxBytes}`);
+  let size = 0;
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) throw new ApiError('payload_too_large', `request body exceeds the limit of ${maxBytes} bytes`);
+    yield chunk;
+  }
+}
+
 /** The whole body, refusing more than `maxBytes` with 413 (checked as it streams). */
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    req.resume();
-    throw new ApiError('payload_too_large', `request body is ${declared} bytes; the limit is ${maxBytes}`);
-  }
   const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      req.resume();
-      throw new ApiError('payload_too_large', `request body exceeds the limit of ${maxBytes} bytes`);
-    }
-    chunks.push(chunk);
-  }
+  for await (const chunk of bodyChunks(req, maxBytes)) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 

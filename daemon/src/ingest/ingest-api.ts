@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Request as UndiciRequest } from 'undici';
 import { z } from 'zod';
 import type { Store } from '../store/types.js';
 import { literalTargetRefusal } from './address-guard.js';
 import { ApiError, fieldError, sendApiError, sendJson, validationError } from './api-error.js';
 import { jsonCallbackSchema, resolveJsonCallback, resolveUploadCallback } from './callback-config.js';
 import { listJobDeliveries } from './delivery-queries.js';
-import { mediaType, queryEnum, queryInt, readBody, readJson, requestScope, single } from './http-io.js';
+import { mediaType, queryEnum, queryInt, readJson, requestScope, single } from './http-io.js';
 import type { IngestSettings } from './ingest-settings.js';
-import type { IdempotencyClaim, JobStore, NewFile, NewJob } from './job-store.js';
+import type { CreatedJob, IdempotencyClaim, JobStore, NewFile, NewJob } from './job-store.js';
 import { datasetRead, jobRead } from './records.js';
+import type { UploadFiles } from './upload-files.js';
+import { receiveUploadForm } from './upload-form.js';
 import { API_JOB_KINDS, DELIVERY_STATUSES, JOB_KINDS, JOB_STATUSES, type CallbackConfig, type Scope } from './types.js';
 
 const JSON_LIMIT = 1024 * 1024;
@@ -34,12 +35,14 @@ export interface IngestApiOptions {
   store: Store;
   jobs: JobStore;
   settings: IngestSettings;
+  /** Where uploads are written (`<data dir>/uploads`). */
+  uploads: UploadFiles;
 }
 
 type Route = (req: IncomingMessage, res: ServerResponse, scope: Scope, params: string[], url: URL) => Promise<void>;
 
 /** The public ingest API (`/api/v1/...`) as a services-listener handler. */
-export function ingestApi({ store, jobs, settings }: IngestApiOptions) {
+export function ingestApi({ store, jobs, settings, uploads }: IngestApiOptions) {
   const routes: Array<{ method: string; pattern: RegExp; route: Route }> = [
     { method: 'POST', pattern: /^\/api\/v1\/datasets$/, route: createDataset },
     { method: 'GET', pattern: /^\/api\/v1\/datasets\/([^/:]+)$/, route: getDataset },
@@ -66,46 +69,42 @@ export function ingestApi({ store, jobs, settings }: IngestApiOptions) {
     const datasetId = pathId(id, 'dataset');
     if (mediaType(req) !== 'multipart/form-data') throw new ApiError('unsupported_media_type', 'send the upload as multipart/form-data with a `file` field');
     await jobs.dataset(scope, datasetId);
-    const body = await readBody(req, settings.uploadMaxBytes + 1024 * 1024);
-    let form: Awaited<ReturnType<UndiciRequest['formData']>>;
+    const form = await receiveUploadForm(req, uploads, settings.uploadMaxBytes);
+    let created: CreatedJob;
     try {
-      form = await new UndiciRequest('http://upload.invalid/', { method: 'POST', body, headers: { 'content-type': String(req.headers['content-type']) } }).formData();
-    } catch (error) {
-      throw new ApiError('validation_failed', `the multipart body could not be parsed: ${error instanceof Error ? error.message : String(error)}`, [{ field: 'body', message: 'malformed multipart' }]);
+      const { file } = form;
+      if (!file) throw fieldError('file', 'is required: a file part named `file`');
+      const callback = resolveUploadCallback(
+        { url: form.text('callback_url'), secret: form.text('callback_secret'), headers: form.text('callback_headers') },
+        { url: single(req, 'x-service-callback-url'), secret: single(req, 'x-service-callback-secret'), headers: single(req, 'x-service-callback-headers') },
+        settings.defaultCallback,
+      );
+      checkTarget(callback, form.text('callback_url') ? 'callback_url' : 'X-Service-Callback-Url');
+      const newFile: NewFile = { filename: file.filename || 'upload', contentType: file.contentType, upload: file.upload };
+      const newJob: NewJob = {
+        datasetId,
+        jobKind: 'PARSE_AND_INGEST',
+        tableId: null,
+        fileId: null,
+        request: { actor: actor(req), source: 'upload', file: { name: file.filename, size: file.upload.size, content_type: file.contentType } },
+        callback,
+      };
+      created = await createOnce(req, scope, newJob, { route: 'upload', datasetId, file: [newFile.filename, newFile.contentType, file.upload.sha256], callback }, newFile);
+    } finally {
+      // Before the answer: a client that sees it never sees a repeat's copy of the file.
+      await form.discard();
     }
-    const file = form.get('file');
-    if (file === null || typeof file === 'string') throw fieldError('file', 'is required: a file part named `file`');
-    if (file.size > settings.uploadMaxBytes) throw new ApiError('payload_too_large', `file: is ${file.size} bytes; the limit is ${settings.uploadMaxBytes} (SERVICE_UPLOAD_MAX_BYTES)`);
-    const text = (name: string): string | undefined => {
-      const value = form.get(name);
-      if (value !== null && typeof value !== 'string') throw fieldError(name, 'must be a text field, not a file');
-      return value ?? undefined;
-    };
-    const callback = resolveUploadCallback(
-      { url: text('callback_url'), secret: text('callback_secret'), headers: text('callback_headers') },
-      { url: single(req, 'x-service-callback-url'), secret: single(req, 'x-service-callback-secret'), headers: single(req, 'x-service-callback-headers') },
-      settings.defaultCallback,
-    );
-    checkTarget(callback, text('callback_url') ? 'callback_url' : 'X-Service-Callback-Url');
-    const content = new Uint8Array(await file.arrayBuffer());
-    const newFile: NewFile = { filename: file.name || 'upload', contentType: file.type || null, content };
-    const newJob: NewJob = {
-      datasetId,
-      jobKind: 'PARSE_AND_INGEST',
-      tableId: null,
-      fileId: null,
-      request: { actor: actor(req), source: 'upload', file: { name: file.name, size: file.size, content_type: file.type || null } },
-      callback,
-    };
-    const fileDigest = createHash('sha256').update(content).digest('hex');
-    await respondCreated(req, res, scope, newJob, { route: 'upload', datasetId, file: [newFile.filename, newFile.contentType, fileDigest], callback }, newFile);
+    sendCreated(res, created);
   }
 
-  /** 202 with the new job; with an Idempotency-Key, a repeat of the same request gets the first job back. */
-  async function respondCreated(req: IncomingMessage, res: ServerResponse, scope: Scope, job: NewJob, request: unknown, file?: NewFile): Promise<void> {
+  /** The new job; with an Idempotency-Key, a repeat of the same request gets the first job back. */
+  async function createOnce(req: IncomingMessage, scope: Scope, job: NewJob, request: unknown, file?: NewFile): Promise<CreatedJob> {
     const claim = idempotencyClaim(req, request);
-    const { job: created, replayed } = claim ? await jobs.createJobOnce(scope, claim, job, file) : { job: await jobs.createJob(scope, job, file), replayed: false };
-    sendJson(res, 202, created, { Location: `/api/v1/ingest-jobs/${created.ingest_job_id}`, ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
+    return claim ? jobs.createJobOnce(scope, claim, job, file) : { job: await jobs.createJob(scope, job, file), replayed: false };
+  }
+
+  function sendCreated(res: ServerResponse, { job, replayed }: CreatedJob): void {
+    sendJson(res, 202, job, { Location: `/api/v1/ingest-jobs/${job.ingest_job_id}`, ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
   }
 
   async function createJob(req: IncomingMessage, res: ServerResponse, scope: Scope): Promise<void> {
@@ -122,7 +121,7 @@ export function ingestApi({ store, jobs, settings }: IngestApiOptions) {
       request: { actor: actor(req), source: 'api', job_kind: body.job_kind, table_id: body.table_id ?? null },
       callback,
     };
-    await respondCreated(req, res, scope, job, { route: 'job', body });
+    sendCreated(res, await createOnce(req, scope, job, { route: 'job', body }));
   }
 
   async function listJobs(_req: IncomingMessage, res: ServerResponse, scope: Scope, _p: string[], url: URL): Promise<void> {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, type RetrySchedule } from './backoff.js';
 import { callbackHeadersSchema, callbackSecretSchema, callbackUrlSchema } from './callback-config.js';
 import type { CallbackConfig } from './types.js';
 
@@ -11,6 +12,8 @@ export interface IngestSettings {
   /** Host names (lower case) exempt from the private-address guard. */
   allowHosts: ReadonlySet<string>;
   caFile: string | undefined;
+  /** Waits before each attempt of a round; its length is the attempts before DEAD. */
+  retrySchedule: RetrySchedule;
   retentionDays: number;
   retentionIntervalMs: number;
   uploadMaxBytes: number;
@@ -37,6 +40,16 @@ const number = (fallback: number, min: number, max: number, integer = false) =>
 
 const seconds = (fallback: number, max: number) => number(fallback, 0.001, max).transform((v) => Math.round(v * 1000));
 
+const retrySchedule = text.transform((v, ctx): RetrySchedule => {
+  if (v === undefined) return DEFAULT_RETRY_SCHEDULE;
+  try {
+    return parseRetrySchedule(v);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+    return z.NEVER;
+  }
+});
+
 const envSchema = z.object({
   SERVICE_DEFAULT_CALLBACK_URL: text.pipe(callbackUrlSchema.optional()),
   SERVICE_DEFAULT_CALLBACK_SECRET: text.pipe(callbackSecretSchema.optional()),
@@ -46,6 +59,7 @@ const envSchema = z.object({
   SERVICE_CALLBACK_REQUEST_TIMEOUT_S: seconds(10, 600),
   SERVICE_CALLBACK_ALLOW_HOSTS: text.transform((v) => new Set((v ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)) as ReadonlySet<string>),
   SERVICE_CALLBACK_CA_FILE: text,
+  SERVICE_CALLBACK_RETRY_SCHEDULE: retrySchedule,
   SERVICE_RETENTION_DAYS: number(30, 0.0001, 36500),
   SERVICE_RETENTION_INTERVAL_S: seconds(3600, 86400 * 7),
   SERVICE_UPLOAD_MAX_BYTES: number(50 * 1024 * 1024, 1, 2 ** 31, true),
@@ -83,6 +97,7 @@ export function readIngestSettings(env: NodeJS.ProcessEnv): IngestSettings {
     requestTimeoutMs: e.SERVICE_CALLBACK_REQUEST_TIMEOUT_S,
     allowHosts: e.SERVICE_CALLBACK_ALLOW_HOSTS,
     caFile: e.SERVICE_CALLBACK_CA_FILE,
+    retrySchedule: e.SERVICE_CALLBACK_RETRY_SCHEDULE,
     retentionDays: e.SERVICE_RETENTION_DAYS,
     retentionIntervalMs: e.SERVICE_RETENTION_INTERVAL_S,
     uploadMaxBytes: e.SERVICE_UPLOAD_MAX_BYTES,

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases, type TestDatabase } from '../store/testing/databases.js';
 import type { Store } from '../store/types.js';
@@ -6,6 +9,7 @@ import { JobStore } from './job-store.js';
 import { jobRead, type JobRow, type OutboxRow } from './records.js';
 import { QUIET_LOGGER, migratedStore } from './testing/ingest-fixture.js';
 import type { IngestJobRead, JobKind } from './types.js';
+import { UploadFiles } from './upload-files.js';
 
 const factories = await testDatabases();
 const scope = { tenantId: 't1', workspaceId: 'w1' };
@@ -18,11 +22,15 @@ describe.each(factories.map((f) => [f().kind, f] as const))('ingest worker job k
   let jobs: JobStore;
   let worker: IngestWorker;
   let datasetId: string;
+  let dataDir: string;
+  let uploads: UploadFiles;
   beforeEach(async () => {
     database = factory();
     store = await migratedStore(database);
     jobs = new JobStore(store);
-    worker = new IngestWorker({ store: () => store, logger: QUIET_LOGGER, pollIntervalMs: 50, stopGraceMs: 100, poll: false });
+    dataDir = mkdtempSync(join(tmpdir(), 'portico-worker-'));
+    uploads = new UploadFiles(join(dataDir, 'uploads'));
+    worker = new IngestWorker({ store: () => store, uploads, logger: QUIET_LOGGER, pollIntervalMs: 50, stopGraceMs: 100, poll: false });
     await worker.start();
     datasetId = (await jobs.createDataset(scope, 'shop')).dataset_id;
   });
@@ -30,12 +38,15 @@ describe.each(factories.map((f) => [f().kind, f] as const))('ingest worker job k
     await worker.stop();
     await store.close();
     await database.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const callback = { url: 'https://receiver.example.com/h', secret: null, headers: {} };
+  /** An upload as the API stores it: streamed into the data dir, then placed with its job. */
   async function upload(name: string, text: string | Uint8Array) {
-    const content = typeof text === 'string' ? new TextEncoder().encode(text) : text;
-    return jobs.createJob(scope, { datasetId, jobKind: 'PARSE_AND_INGEST', tableId: null, fileId: null, request: {}, callback }, { filename: name, contentType: 'text/csv', content });
+    const staged = await uploads.stage();
+    await staged.write(Buffer.from(typeof text === 'string' ? new TextEncoder().encode(text) : text));
+    return jobs.createJob(scope, { datasetId, jobKind: 'PARSE_AND_INGEST', tableId: null, fileId: null, request: {}, callback }, { filename: name, contentType: 'text/csv', upload: staged });
   }
   async function queue(jobKind: JobKind, tableId: string | null = null) {
     return jobs.createJob(scope, { datasetId, jobKind, tableId, fileId: null, request: {}, callback });
@@ -89,10 +100,31 @@ describe.each(factories.map((f) => [f().kind, f] as const))('ingest worker job k
     expect(nothing).toMatchObject({ status: 'FAILED', result_json: { error: 'the dataset has no ingested tables yet; upload a file first' } });
   });
 
+  it('reads a file kept in the database (uploads from before migration 5) the same way', async () => {
+    const legacy = await jobs.createJob(scope, { datasetId, jobKind: 'PARSE_AND_INGEST', tableId: null, fileId: null, request: {}, callback }, { filename: 'customers.csv', contentType: 'text/csv', content: new TextEncoder().encode(CUSTOMERS) });
+    expect(await run(legacy)).toMatchObject({ status: 'SUCCEEDED', result_json: { table_name: 'customers', row_count: 3 } });
+  });
+
+  it('fails a job whose file is missing from the data dir or changed since its upload, saying what to do', async () => {
+    const fileOf = async (job: IngestJobRead) => (await store.get<{ file_id: string }>('SELECT file_id FROM ingest_jobs WHERE ingest_job_id = ?', [job.ingest_job_id]))!.file_id;
+    const missing = await upload('gone.csv', CUSTOMERS);
+    rmSync(uploads.pathOf(await fileOf(missing)));
+    expect((await run(missing)).result_json.error).toBe(
+      `source file gone.csv is not in ${uploads.dir} on this machine: every process that runs the ingest API, an ingest worker or the retention worker must share the data dir's uploads folder (docs/ingest-callbacks.md, "Uploads"); upload it again`,
+    );
+    const edited = await upload('edited.csv', CUSTOMERS);
+    writeFileSync(uploads.pathOf(await fileOf(edited)), CUSTOMERS.replace('Ada', 'Bob'));
+    expect((await run(edited)).result_json.error).toBe('source file edited.csv changed on disk since it was uploaded (its SHA-256 differs from the upload); upload it again');
+    const cut = await upload('cut.csv', CUSTOMERS);
+    writeFileSync(uploads.pathOf(await fileOf(cut)), CUSTOMERS.slice(0, 10));
+    expect((await run(cut)).result_json.error).toBe(`source file cut.csv changed on disk since it was uploaded (it has 10 of the ${CUSTOMERS.length} bytes uploaded); upload it again`);
+  });
+
   it('discards the result of a job cancelled while it ran: one terminal status, one outbox row', async () => {
     const job = await upload('customers.csv', CUSTOMERS);
     const slow = new IngestWorker({
       store: () => store,
+      uploads,
       logger: QUIET_LOGGER,
       pollIntervalMs: 50,
       stopGraceMs: 100,

@@ -6,6 +6,8 @@ import type { Store } from '../store/types.js';
 import { runJobKind, type JobOutcome } from './job-kinds.js';
 import { finishJob, type FinishedJob } from './job-store.js';
 import type { JobRow } from './records.js';
+import type { UploadFiles } from './upload-files.js';
+import { PorticoError } from '../core/errors.js';
 
 /** A job whose worker died this many times is failed rather than retried again. */
 export const MAX_JOB_ATTEMPTS = 3;
@@ -20,6 +22,8 @@ RETURNING *`;
 
 export interface IngestWorkerOptions {
   store: () => Store;
+  /** The uploaded files (`<data dir>/uploads`, shared with the processes that take uploads). */
+  uploads: UploadFiles;
   logger: Logger;
   pollIntervalMs: number;
   /** How long a claimed job stays with this worker before another may take it (a crash). */
@@ -31,7 +35,11 @@ export interface IngestWorkerOptions {
   onStarted?: (job: JobRow) => void;
 }
 
-class LeaseLost extends Error {}
+class LeaseLost extends PorticoError {
+  constructor(message = 'the job lease was lost') {
+    super('lease_lost', message);
+  }
+}
 
 /** Runs queued jobs one at a time: claim with a lease, run the kind, finish + outbox in one transaction. */
 export class IngestWorker implements Component {
@@ -83,7 +91,7 @@ export class IngestWorker implements Component {
       outcome = { status: 'FAILED', result: { error: `the job's worker stopped ${MAX_JOB_ATTEMPTS} times before finishing it; not retried again` } };
     } else {
       try {
-        outcome = await runJobKind(store, job);
+        outcome = await runJobKind(store, job, this.#opts.uploads);
       } catch (error) {
         this.#opts.logger.error('ingest job crashed', { job_id: job.ingest_job_id, kind: job.job_kind, error });
         outcome = { status: 'FAILED', result: { error: `internal error while running ${job.job_kind}; the daemon log has the details` } };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../store/types.js';
 import { CsvError, parseCsvTable, type Cell, type Column, type ParsedTable } from './csv-table.js';
 import type { JobRow } from './records.js';
+import { UploadFileError, type UploadFiles } from './upload-files.js';
 
 /** What a job produced; `write` stores it in the transaction that also finishes the job. */
 export interface JobOutcome {
@@ -32,13 +33,13 @@ function failed(error: string, extra: Record<string, unknown> = {}): JobOutcome 
   return { status: 'FAILED', result: { error, ...extra } };
 }
 
-/** Runs one job's kind against the store (reads only); the caller writes the outcome. */
-export async function runJobKind(db: Queryable, job: JobRow): Promise<JobOutcome> {
+/** Runs one job's kind against the store and the uploaded files (reads only); the caller writes the outcome. */
+export async function runJobKind(db: Queryable, job: JobRow, uploads: UploadFiles): Promise<JobOutcome> {
   switch (job.job_kind) {
     case 'PARSE_AND_INGEST':
-      return parseAndIngest(db, job);
+      return parseAndIngest(db, job, uploads);
     case 'REPARSE':
-      return reparse(db, job);
+      return reparse(db, job, uploads);
     case 'SAMPLE_REFRESH':
       return sampleRefresh(db, job);
     case 'DESCRIBE_PASS':
@@ -48,12 +49,29 @@ export async function runJobKind(db: Queryable, job: JobRow): Promise<JobOutcome
   }
 }
 
-async function fileContent(db: Queryable, fileId: string | null): Promise<{ filename: string; content: Uint8Array } | string> {
+interface FileRow {
+  file_id: string;
+  filename: string;
+  size_bytes: number | string;
+  storage: 'store' | 'data_dir';
+  sha256: string | null;
+  content: Uint8Array | null;
+  purged_at: number | null;
+}
+
+/** The source file's bytes: streamed from the data dir (checked against its size and SHA-256), or its BLOB. */
+async function fileContent(db: Queryable, fileId: string | null, uploads: UploadFiles): Promise<{ filename: string; content: Uint8Array } | string> {
   if (!fileId) return 'the job has no source file';
-  const file = await db.get<{ filename: string; content: Uint8Array | null; purged_at: number | null }>('SELECT filename, content, purged_at FROM ingest_files WHERE file_id = ?', [fileId]);
+  const file = await db.get<FileRow>('SELECT file_id, filename, size_bytes, storage, sha256, content, purged_at FROM ingest_files WHERE file_id = ?', [fileId]);
   if (!file) return `source file ${fileId} not found`;
-  if (file.content === null) return `source file ${file.filename} was removed by retention; upload it again`;
-  return { filename: file.filename, content: file.content };
+  if (file.purged_at !== null) return `source file ${file.filename} was removed by retention; upload it again`;
+  if (file.storage === 'store') return file.content === null ? `source file ${file.filename} has no content; upload it again` : { filename: file.filename, content: file.content };
+  try {
+    return { filename: file.filename, content: await uploads.read(file) };
+  } catch (error) {
+    if (error instanceof UploadFileError) return error.message;
+    throw error;
+  }
 }
 
 function parsed(content: Uint8Array): ParsedTable | string {
@@ -82,8 +100,8 @@ function snapshotWriter(tableId: string, table: ParsedTable, notBefore: number) 
   };
 }
 
-async function parseAndIngest(db: Queryable, job: JobRow): Promise<JobOutcome> {
-  const file = await fileContent(db, job.file_id);
+async function parseAndIngest(db: Queryable, job: JobRow, uploads: UploadFiles): Promise<JobOutcome> {
+  const file = await fileContent(db, job.file_id, uploads);
   if (typeof file === 'string') return failed(file);
   const table = parsed(file.content);
   if (typeof table === 'string') return failed(`${file.filename}: ${table}`, { file: file.filename });
@@ -101,10 +119,10 @@ async function parseAndIngest(db: Queryable, job: JobRow): Promise<JobOutcome> {
   };
 }
 
-async function reparse(db: Queryable, job: JobRow): Promise<JobOutcome> {
+async function reparse(db: Queryable, job: JobRow, uploads: UploadFiles): Promise<JobOutcome> {
   const table = await db.get<TableRow>('SELECT table_id, name, file_id FROM ingest_tables WHERE table_id = ? AND dataset_id = ?', [job.table_id, job.dataset_id]);
   if (!table) return failed(`table ${job.table_id ?? '(none)'} is not a table of the dataset`);
-  const file = await fileContent(db, table.file_id);
+  const file = await fileContent(db, table.file_id, uploads);
   if (typeof file === 'string') return failed(file);
   const parsedTable = parsed(file.content);
   if (typeof parsedTable === 'string') return failed(`${file.filename}: ${parsedTable}`, { file: file.filename });

@@ -4,6 +4,7 @@ import { ApiError } from './api-error.js';
 import { faultPoint } from './fault-point.js';
 import { insertOutboxRow } from './outbox.js';
 import { datasetRead, jobRead, type DatasetRow, type JobRow } from './records.js';
+import type { StagedUpload } from './upload-files.js';
 import { eventFor, isTerminal, type CallbackConfig, type DatasetRead, type IngestJobRead, type JobKind, type JobStatus, type Scope, type TerminalStatus } from './types.js';
 
 export interface NewJob {
@@ -27,11 +28,12 @@ export interface CreatedJob {
   replayed: boolean;
 }
 
-export interface NewFile {
-  filename: string;
-  contentType: string | null;
-  content: Uint8Array;
-}
+/**
+ * A job's source file: an upload received into the data dir (what the API stores), or bytes kept
+ * in the database (how files were stored before migration 5; still read, and written for callers
+ * that hold small content already).
+ */
+export type NewFile = { filename: string; contentType: string | null } & ({ upload: StagedUpload } | { content: Uint8Array });
 
 export interface JobFilter {
   status?: JobStatus | undefined;
@@ -122,15 +124,7 @@ export class JobStore {
       let fileId = job.fileId;
       if (file) {
         fileId = randomUUID();
-        await tx.run('INSERT INTO ingest_files (file_id, dataset_id, filename, content_type, size_bytes, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-          fileId,
-          job.datasetId,
-          file.filename,
-          file.contentType,
-          file.content.byteLength,
-          file.content,
-          now,
-        ]);
+        await insertFile(tx, fileId, job.datasetId, file, now);
       }
       const row: JobRow = {
         ingest_job_id: randomUUID(),
@@ -191,6 +185,7 @@ export class JobStore {
       }
       return jobRead(row);
     });
+    if (file && 'upload' in file) file.upload.keep();
     this.notifier.jobChanged(created);
     return created;
   }
@@ -233,6 +228,32 @@ export class JobStore {
     if (result.deliveryId) this.notifier.deliveryQueued(result.deliveryId, result.job);
     return result.job;
   }
+}
+
+/** The file's row; an upload is renamed to its id first, so a row never names a missing file. */
+async function insertFile(tx: Queryable, fileId: string, datasetId: string, file: NewFile, now: number): Promise<void> {
+  if ('upload' in file) {
+    await file.upload.place(fileId);
+    await tx.run("INSERT INTO ingest_files (file_id, dataset_id, filename, content_type, size_bytes, storage, sha256, created_at) VALUES (?, ?, ?, ?, ?, 'data_dir', ?, ?)", [
+      fileId,
+      datasetId,
+      file.filename,
+      file.contentType,
+      file.upload.size,
+      file.upload.sha256,
+      now,
+    ]);
+    return;
+  }
+  await tx.run("INSERT INTO ingest_files (file_id, dataset_id, filename, content_type, size_bytes, content, storage, created_at) VALUES (?, ?, ?, ?, ?, ?, 'store', ?)", [
+    fileId,
+    datasetId,
+    file.filename,
+    file.contentType,
+    file.content.byteLength,
+    file.content,
+    now,
+  ]);
 }
 
 export interface FinishedJob {

@@ -75,6 +75,39 @@ CREATE TABLE ingest_delivery_resets (
   PRIMARY KEY (tenant_id, workspace_id, idempotency_key)
 );`,
   },
+  {
+    id: 4,
+    name: 'attempt_rounds_and_operator_actions',
+    // `attempts` counts every attempt of a row (numbering goes on across resets); a round of the
+    // retry schedule starts at `attempts_before_reset`. Operator actions (reset, retry now) are
+    // recorded per row, so a delivery's log can say who did what when. Rows reset before this
+    // migration get their counts, and their attempts numbers in time order, from their attempt rows.
+    up: `ALTER TABLE ingest_callback_outbox ADD COLUMN attempts_before_reset INTEGER NOT NULL DEFAULT 0;
+UPDATE ingest_callback_outbox SET attempts_before_reset =
+  (SELECT COUNT(*) FROM ingest_callback_attempts a WHERE a.delivery_id = ingest_callback_outbox.id) - attempts
+WHERE (SELECT COUNT(*) FROM ingest_callback_attempts a WHERE a.delivery_id = ingest_callback_outbox.id) > attempts;
+UPDATE ingest_callback_attempts SET attempt = (
+  SELECT COUNT(*) FROM ingest_callback_attempts b
+  WHERE b.delivery_id = ingest_callback_attempts.delivery_id
+    AND (b.started_at < ingest_callback_attempts.started_at OR (b.started_at = ingest_callback_attempts.started_at AND b.id <= ingest_callback_attempts.id)))
+WHERE delivery_id IN (SELECT id FROM ingest_callback_outbox WHERE attempts_before_reset > 0);
+UPDATE ingest_callback_outbox SET attempts = attempts + attempts_before_reset WHERE attempts_before_reset > 0;
+ALTER TABLE ingest_delivery_resets ADD COLUMN action TEXT NOT NULL DEFAULT 'reset';
+CREATE TABLE ingest_delivery_reset_rows (
+  reset_id TEXT NOT NULL REFERENCES ingest_delivery_resets (id),
+  delivery_id TEXT NOT NULL REFERENCES ingest_callback_outbox (id) ON DELETE CASCADE,
+  attempts_before INTEGER NOT NULL,
+  PRIMARY KEY (delivery_id, reset_id)
+);`,
+  },
+  {
+    id: 5,
+    name: 'upload_files_in_data_dir',
+    // Uploads stream to <data dir>/uploads/<file_id> (`data_dir`) instead of a BLOB (`store`, the
+    // rows before this migration keep theirs); the SHA-256 lets a worker refuse a file that changed.
+    up: `ALTER TABLE ingest_files ADD COLUMN storage TEXT NOT NULL DEFAULT 'store';
+ALTER TABLE ingest_files ADD COLUMN sha256 TEXT;`,
+  },
 ];
 
 function datasetsFilesJobs(blob: string): string {

@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import type { Queryable, Store } from '../store/types.js';
-import { MAX_ATTEMPTS, nextAttemptAfterFailure } from './backoff.js';
+import type { Queryable, SqlValue, Store } from '../store/types.js';
+import { DEFAULT_RETRY_SCHEDULE, nextAttemptAfterFailure, type RetrySchedule } from './backoff.js';
 import type { OutboxRow } from './records.js';
+import { timeOrderedId } from './time-ordered-id.js';
 import type { CallbackConfig, CallbackEvent, IngestJobRead } from './types.js';
 
 /** Writes the PENDING row of a job's callback; call inside the transaction that finished the job. */
 export async function insertOutboxRow(tx: Queryable, { job, callback, event, now }: { job: IngestJobRead; callback: CallbackConfig; event: CallbackEvent; now: number }): Promise<string> {
-  const id = randomUUID();
+  const id = timeOrderedId(now);
   await tx.run(
     `INSERT INTO ingest_callback_outbox (id, ingest_job_id, tenant_id, workspace_id, callback_url, callback_secret, callback_headers, event_type, payload,
        status, attempts, next_attempt_at, created_at)
@@ -33,79 +33,228 @@ export interface AttemptOutcome {
 
 export interface RecordedAttempt {
   status: OutboxRow['status'];
+  /** The attempt's number: every attempt of the row so far, across resets. */
   attempts: number;
+  /** Attempts of the current round (since the row was written or last reset). */
+  attemptsInRound: number;
   nextAttemptAt: number | null;
 }
 
+/** What a claim returns: the columns an attempt reads (the rest stay in the database). */
+export type ClaimedRow = Pick<OutboxRow, 'id' | 'ingest_job_id' | 'callback_url' | 'callback_secret' | 'callback_headers' | 'event_type' | 'payload' | 'attempts' | 'attempts_before_reset' | 'next_attempt_at'>;
+const CLAIMED_COLUMNS = 'id, ingest_job_id, callback_url, callback_secret, callback_headers, event_type, payload, attempts, attempts_before_reset, next_attempt_at';
+
+// Ordered by the due index alone: a tie-break on id made each claim sort every due row (a burst
+// of jobs finished in one transaction shares one next_attempt_at).
 const CLAIM_SQLITE = `UPDATE ingest_callback_outbox SET lease_owner = ?, lease_token = ?, lease_expires_at = ?
-WHERE id IN (
-  SELECT id FROM ingest_callback_outbox
+WHERE rowid IN (
+  SELECT rowid FROM ingest_callback_outbox
   WHERE status = 'PENDING' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
-  ORDER BY next_attempt_at, id LIMIT ?
+  ORDER BY next_attempt_at LIMIT ?
 )
-RETURNING *`;
+RETURNING ${CLAIMED_COLUMNS}`;
 
 const CLAIM_POSTGRES = `UPDATE ingest_callback_outbox SET lease_owner = ?, lease_token = ?, lease_expires_at = ?
 WHERE id IN (
   SELECT id FROM ingest_callback_outbox
   WHERE status = 'PENDING' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
-  ORDER BY next_attempt_at, id LIMIT ?
+  ORDER BY next_attempt_at LIMIT ?
   FOR UPDATE SKIP LOCKED
 )
-RETURNING *`;
+RETURNING ${CLAIMED_COLUMNS}`;
 
 /**
- * Claims up to `limit` due rows with a lease until `leaseUntil`, in one statement (no
- * transaction stays open): PostgreSQL skips rows another claimer holds locked; SQLite runs
- * the statement under its single-writer lock. An expired lease (a worker died) is claimable.
+ * Claims up to `limit` due rows with a lease until `leaseUntil`, in one statement: PostgreSQL
+ * skips rows another claimer holds locked, so processes never wait on each other; SQLite runs it
+ * in an IMMEDIATE transaction (its single writer lock taken up front, never upgraded midway).
+ * An expired lease (a worker died) is claimable. Inside `tx` when given (a group commit that
+ * refills the batch in the transaction that recorded its results).
  */
-export async function claimDue(store: Store, lease: Lease, now: number, leaseUntil: number, limit: number): Promise<OutboxRow[]> {
+export async function claimDue(store: Store, lease: Lease, now: number, leaseUntil: number, limit: number, tx?: Queryable): Promise<ClaimedRow[]> {
   const sql = store.kind === 'postgres' ? CLAIM_POSTGRES : CLAIM_SQLITE;
-  const rows = await store.all<OutboxRow>(sql, [lease.owner, lease.token, leaseUntil, now, now, limit]);
+  const params = [lease.owner, lease.token, leaseUntil, now, now, limit];
+  const claim = (db: Queryable) => db.all<ClaimedRow>(sql, params);
+  const rows = tx ? await claim(tx) : store.kind === 'sqlite' ? await store.transaction(claim) : await claim(store);
   return rows.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at));
 }
 
 export interface AttemptToRecord {
-  row: OutboxRow;
+  row: ClaimedRow;
   lease: Lease;
   outcome: AttemptOutcome;
   now: number;
 }
 
+/** Rows written per statement by recordAttempts (13 parameters each, under both databases' limits). */
+const RECORD_CHUNK = 500;
+
 /**
  * Writes attempts and their rows' new states in one transaction, each only while its lease
  * still holds the row; an entry whose lease was lost (it expired and another worker took the
- * row) writes nothing and comes back as null.
+ * row) writes nothing and comes back as null. A failure waits as `schedule` says. A group of
+ * any size is one UPDATE of its rows and one INSERT of its attempts; on PostgreSQL the two are
+ * one statement (so one round trip, and atomic without an explicit transaction).
  */
-export async function recordAttempts(store: Store, items: readonly AttemptToRecord[]): Promise<Array<RecordedAttempt | null>> {
-  return store.transaction(async (tx) => {
+export async function recordAttempts(store: Store, items: readonly AttemptToRecord[], schedule: RetrySchedule = DEFAULT_RETRY_SCHEDULE): Promise<Array<RecordedAttempt | null>> {
+  if (items.length === 0) return [];
+  const groups = distinctRowGroups(items.map((item, index) => planAttempt(item, schedule, index)));
+  const write = async (db: Queryable) => {
     const results: Array<RecordedAttempt | null> = [];
-    for (const item of items) results.push(await recordOne(tx, item));
+    for (const group of groups) {
+      const written = store.kind === 'postgres' ? await writeAttemptsPostgres(db, group) : await writeAttemptsSqlite(db, group);
+      for (const p of group) results[p.index] = written.has(p.item.row.id) ? p.result : null;
+    }
     return results;
-  });
+  };
+  return store.kind === 'postgres' && groups.length === 1 ? write(store) : store.transaction(write);
 }
 
-export async function recordAttempt(store: Store, row: OutboxRow, lease: Lease, outcome: AttemptOutcome, now: number): Promise<RecordedAttempt | null> {
-  return (await recordAttempts(store, [{ row, lease, outcome, now }]))[0]!;
+/** Claims for the slots a group commit frees. */
+export interface Refill {
+  lease: Lease;
+  now: number;
+  leaseUntil: number;
+  limit: number;
 }
 
-async function recordOne(tx: Queryable, { row, lease, outcome, now }: AttemptToRecord): Promise<RecordedAttempt | null> {
+/** What a group commit wrote and claimed; on PostgreSQL either part may fail alone. */
+export interface GroupCommit {
+  results: Array<RecordedAttempt | null> | Error;
+  claimed: ClaimedRow[];
+  claimError: Error | null;
+}
+
+/**
+ * A group commit: records `items` and, given `refill`, claims due rows for the slots they free.
+ * SQLite: both in one IMMEDIATE transaction (a failure undoes both). PostgreSQL: both at once
+ * on two connections, so one round trip in all (the claim skips locked rows and cannot take a
+ * row being recorded, whose lease is ours and live); either may fail alone.
+ */
+export async function recordAndRefill(store: Store, items: readonly AttemptToRecord[], schedule: RetrySchedule, refill: Refill | null): Promise<GroupCommit> {
+  const claim = (tx?: Queryable) => (refill ? claimDue(store, refill.lease, refill.now, refill.leaseUntil, refill.limit, tx) : Promise.resolve([]));
+  if (store.kind === 'postgres') {
+    const [recorded, claimed] = await Promise.allSettled([recordAttempts(store, items, schedule), claim()]);
+    return {
+      results: recorded.status === 'fulfilled' ? recorded.value : asError(recorded.reason),
+      claimed: claimed.status === 'fulfilled' ? claimed.value : [],
+      claimError: claimed.status === 'fulfilled' ? null : asError(claimed.reason),
+    };
+  }
+  try {
+    return await store.transaction(async (tx) => {
+      const groups = distinctRowGroups(items.map((item, index) => planAttempt(item, schedule, index)));
+      const results: Array<RecordedAttempt | null> = [];
+      for (const group of groups) {
+        const written = await writeAttemptsSqlite(tx, group);
+        for (const p of group) results[p.index] = written.has(p.item.row.id) ? p.result : null;
+      }
+      return { results, claimed: await claim(tx), claimError: null };
+    });
+  } catch (error) {
+    // The results' error says it all: nothing was written, nothing claimed.
+    return { results: asError(error), claimed: [], claimError: null };
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+interface PlannedAttempt {
+  index: number;
+  item: AttemptToRecord;
+  result: RecordedAttempt;
+}
+
+function planAttempt(item: AttemptToRecord, schedule: RetrySchedule, index: number): PlannedAttempt {
+  const { row, outcome, now } = item;
   const attempts = Number(row.attempts) + 1;
-  const next = outcome.ok ? null : nextAttemptAfterFailure(attempts, now);
+  const attemptsInRound = attempts - Number(row.attempts_before_reset ?? 0);
+  const next = outcome.ok ? null : nextAttemptAfterFailure(schedule, attemptsInRound, now);
   const status: OutboxRow['status'] = outcome.ok ? 'DELIVERED' : next === null ? 'DEAD' : 'PENDING';
-  const updated = await tx.run(
-    `UPDATE ingest_callback_outbox SET status = ?, attempts = ?, last_attempt_at = ?, last_status_code = ?, last_error = ?,
-       next_attempt_at = ?, finished_at = ?, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
-     WHERE id = ? AND lease_token = ? AND status = 'PENDING'`,
-    [status, attempts, outcome.startedAt, outcome.statusCode, outcome.error, next ?? Number(row.next_attempt_at), status === 'PENDING' ? null : now, row.id, lease.token],
+  return { index, item, result: { status, attempts, attemptsInRound, nextAttemptAt: next } };
+}
+
+/**
+ * Splits attempts so no statement holds one row twice (the same row under an old and a new
+ * lease): the statements report rows by id, which could not tell the two apart.
+ */
+function distinctRowGroups(planned: readonly PlannedAttempt[]): PlannedAttempt[][] {
+  const groups: Array<{ ids: Set<string>; attempts: PlannedAttempt[] }> = [];
+  for (const p of planned) {
+    const id = p.item.row.id;
+    let group = groups.find((g) => g.attempts.length < RECORD_CHUNK && !g.ids.has(id));
+    if (!group) groups.push((group = { ids: new Set(), attempts: [] }));
+    group.ids.add(id);
+    group.attempts.push(p);
+  }
+  return groups.map((g) => g.attempts);
+}
+
+/** One VALUES row per attempt: the row's new state, then the attempt's own columns. */
+const RECORD_COLUMNS = [
+  ['id', 'TEXT'],
+  ['lease_token', 'TEXT'],
+  ['status', 'TEXT'],
+  ['attempts', 'INTEGER'],
+  ['started_at', 'BIGINT'],
+  ['status_code', 'INTEGER'],
+  ['error', 'TEXT'],
+  ['next_attempt_at', 'BIGINT'],
+  ['finished_at', 'BIGINT'],
+  ['attempt_id', 'TEXT'],
+  ['worker', 'TEXT'],
+  ['duration_ms', 'INTEGER'],
+  ['response_body', 'TEXT'],
+] as const;
+// Cast, so PostgreSQL knows the column types of parameters in VALUES.
+const RECORD_VALUES_ROW = `(${RECORD_COLUMNS.map(([, type]) => `CAST(? AS ${type})`).join(', ')})`;
+
+function recordParams(group: readonly PlannedAttempt[]): SqlValue[] {
+  return group.flatMap(({ item: { row, lease, outcome, now }, result }) => [
+    row.id,
+    lease.token,
+    result.status,
+    result.attempts,
+    outcome.startedAt,
+    outcome.statusCode,
+    outcome.error,
+    result.nextAttemptAt ?? Number(row.next_attempt_at),
+    result.status === 'PENDING' ? null : now,
+    timeOrderedId(outcome.startedAt),
+    lease.owner,
+    Math.round(outcome.durationMs),
+    outcome.responseBody,
+  ]);
+}
+
+const RECORD_SET = `status = v.status, attempts = v.attempts, last_attempt_at = v.started_at, last_status_code = v.status_code, last_error = v.error,
+  next_attempt_at = v.next_attempt_at, finished_at = v.finished_at, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
+  FROM v WHERE ingest_callback_outbox.id = v.id AND ingest_callback_outbox.lease_token = v.lease_token AND ingest_callback_outbox.status = 'PENDING'`;
+const RECORD_INSERT = `INSERT INTO ingest_callback_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code, error, response_body)
+  SELECT v.attempt_id, v.id, v.attempts, v.worker, v.started_at, v.duration_ms, v.status_code, v.error, v.response_body FROM v`;
+
+function recordValues(count: number): string {
+  return `WITH v (${RECORD_COLUMNS.map(([name]) => name).join(', ')}) AS (VALUES ${Array.from({ length: count }, () => RECORD_VALUES_ROW).join(', ')})`;
+}
+
+/** PostgreSQL: the UPDATE feeds the INSERT in one statement; returns the ids whose lease held. */
+async function writeAttemptsPostgres(db: Queryable, group: readonly PlannedAttempt[]): Promise<Set<string>> {
+  const rows = await db.all<{ delivery_id: string }>(
+    `${recordValues(group.length)}, updated AS (UPDATE ingest_callback_outbox SET ${RECORD_SET} RETURNING ingest_callback_outbox.id)
+     ${RECORD_INSERT} JOIN updated ON updated.id = v.id RETURNING delivery_id`,
+    recordParams(group),
   );
-  if (updated.changes === 0) return null;
-  await tx.run(
-    `INSERT INTO ingest_callback_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code, error, response_body)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [randomUUID(), row.id, attempts, lease.owner, outcome.startedAt, Math.round(outcome.durationMs), outcome.statusCode, outcome.error, outcome.responseBody],
-  );
-  return { status, attempts, nextAttemptAt: next };
+  return new Set(rows.map((r) => r.delivery_id));
+}
+
+/** SQLite (no data-modifying WITH): the UPDATE, then the INSERT of the attempts whose lease held. */
+async function writeAttemptsSqlite(tx: Queryable, group: readonly PlannedAttempt[]): Promise<Set<string>> {
+  const updated = await tx.all<{ id: string }>(`${recordValues(group.length)} UPDATE ingest_callback_outbox SET ${RECORD_SET} RETURNING ingest_callback_outbox.id`, recordParams(group));
+  const held = new Set(updated.map((r) => r.id));
+  const written = group.filter((p) => held.has(p.item.row.id));
+  if (written.length > 0) await tx.run(`${recordValues(written.length)} ${RECORD_INSERT}`, recordParams(written));
+  return held;
 }
 
 /** Gives rows back without counting an attempt (a stopping worker that aborted its requests). */
@@ -117,5 +266,3 @@ export async function releaseLeases(store: Store, ids: readonly string[], lease:
   );
   return result.changes;
 }
-
-export { MAX_ATTEMPTS };

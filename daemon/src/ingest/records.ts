@@ -27,7 +27,10 @@ export interface OutboxRow {
   event_type: CallbackEvent;
   payload: string;
   status: DeliveryStatus;
+  /** Every attempt made, across resets (the attempt log's numbering). */
   attempts: number;
+  /** `attempts` at the last reset: the current round of the retry schedule starts after it. */
+  attempts_before_reset: number;
   last_attempt_at: number | null;
   last_status_code: number | null;
   last_error: string | null;

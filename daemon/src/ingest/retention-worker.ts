@@ -1,9 +1,12 @@
 import type { Component } from '../core/component.js';
 import type { Logger } from '../core/logger.js';
 import type { Store } from '../store/types.js';
+import type { UploadFiles } from './upload-files.js';
 
 export interface RetentionWorkerOptions {
   store: () => Store;
+  /** The uploaded files (`<data dir>/uploads`): purged files are removed from it. */
+  uploads: UploadFiles;
   logger: Logger;
   retentionDays: number;
   intervalMs: number;
@@ -22,7 +25,8 @@ const DAY_MS = 24 * 3600_000;
 
 /**
  * Removes DELIVERED outbox rows (and their attempts) older than the retention, and the content
- * of uploaded files whose jobs finished before it. DEAD rows stay for audit and reset.
+ * of uploaded files whose jobs finished before it (their BLOB, or their file in the data dir).
+ * DEAD rows stay for audit and reset.
  */
 export class RetentionWorker implements Component {
   readonly name = 'retention-worker';
@@ -64,6 +68,7 @@ export class RetentionWorker implements Component {
     const store = this.#opts.store();
     const cutoff = this.#clock() - this.#opts.retentionDays * DAY_MS;
     const pass: RetentionPass = { deliveriesRemoved: 0, attemptsRemoved: 0, filesPurged: 0 };
+    let uploadFilesRemoved = 0;
     for (;;) {
       const removed = await store.transaction(async (tx) => {
         const ids = (await tx.all<{ id: string }>("SELECT id FROM ingest_callback_outbox WHERE status = 'DELIVERED' AND finished_at < ? LIMIT ?", [cutoff, CHUNK])).map((r) => r.id);
@@ -77,18 +82,40 @@ export class RetentionWorker implements Component {
       pass.attemptsRemoved += removed.attempts;
       if (removed.rows < CHUNK) break;
     }
-    const now = this.#clock();
-    // A file is kept while any job that may still read it (its upload job, or a REPARSE of its table) is not finished.
-    const purged = await store.run(
-      `UPDATE ingest_files SET content = NULL, purged_at = ?
-       WHERE content IS NOT NULL
-         AND EXISTS (SELECT 1 FROM ingest_jobs j WHERE j.file_id = ingest_files.file_id AND j.finished_at IS NOT NULL AND j.finished_at < ?)
-         AND NOT EXISTS (SELECT 1 FROM ingest_jobs j WHERE j.file_id = ingest_files.file_id AND j.finished_at IS NULL)
-         AND NOT EXISTS (SELECT 1 FROM ingest_jobs j JOIN ingest_tables t ON t.table_id = j.table_id WHERE t.file_id = ingest_files.file_id AND j.finished_at IS NULL)`,
-      [now, cutoff],
-    );
-    pass.filesPurged = purged.changes;
-    if (pass.deliveriesRemoved + pass.filesPurged > 0) this.#opts.logger.info('retention_pass', { deliveries_removed: pass.deliveriesRemoved, attempts_removed: pass.attemptsRemoved, files_purged: pass.filesPurged });
+    for (;;) {
+      const purged = await this.#purgeFiles(store, cutoff);
+      pass.filesPurged += purged.rows;
+      // The rows say purged before the files go: a crash in between leaves files the sweep removes.
+      uploadFilesRemoved += await this.#opts.uploads.remove(purged.inDataDir);
+      if (purged.selected < CHUNK) break;
+    }
+    const swept = await this.#opts.uploads.sweep(store);
+    uploadFilesRemoved += swept.temporary + swept.orphaned;
+    if (pass.deliveriesRemoved + pass.filesPurged + uploadFilesRemoved > 0) {
+      this.#opts.logger.info('retention_pass', { deliveries_removed: pass.deliveriesRemoved, attempts_removed: pass.attemptsRemoved, files_purged: pass.filesPurged, upload_files_removed: uploadFilesRemoved });
+    }
     return pass;
+  }
+
+  /**
+   * Marks up to CHUNK files purged; says how many, and which of them are files of the data dir. A
+   * file is kept while any job that may still read it (its upload job, or a REPARSE of its table) is not finished.
+   */
+  async #purgeFiles(store: Store, cutoff: number): Promise<{ selected: number; rows: number; inDataDir: string[] }> {
+    return store.transaction(async (tx) => {
+      const rows = await tx.all<{ file_id: string; storage: string }>(
+        `SELECT file_id, storage FROM ingest_files
+         WHERE purged_at IS NULL
+           AND EXISTS (SELECT 1 FROM ingest_jobs j WHERE j.file_id = ingest_files.file_id AND j.finished_at IS NOT NULL AND j.finished_at < ?)
+           AND NOT EXISTS (SELECT 1 FROM ingest_jobs j WHERE j.file_id = ingest_files.file_id AND j.finished_at IS NULL)
+           AND NOT EXISTS (SELECT 1 FROM ingest_jobs j JOIN ingest_tables t ON t.table_id = j.table_id WHERE t.file_id = ingest_files.file_id AND j.finished_at IS NULL)
+         LIMIT ?`,
+        [cutoff, CHUNK],
+      );
+      if (rows.length === 0) return { selected: 0, rows: 0, inDataDir: [] };
+      const ids = rows.map((r) => r.file_id);
+      const updated = await tx.run(`UPDATE ingest_files SET content = NULL, purged_at = ? WHERE purged_at IS NULL AND file_id IN (${ids.map(() => '?').join(', ')})`, [this.#clock(), ...ids]);
+      return { selected: rows.length, rows: updated.changes, inDataDir: rows.filter((r) => r.storage === 'data_dir').map((r) => r.file_id) };
+    });
   }
 }

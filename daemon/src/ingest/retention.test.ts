@@ -1,9 +1,12 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases, type TestDatabase } from '../store/testing/databases.js';
 import type { Store } from '../store/types.js';
 import { IngestWorker } from './ingest-worker.js';
 import { JobStore } from './job-store.js';
 import { RetentionWorker } from './retention-worker.js';
+import { UploadFiles } from './upload-files.js';
 import { QUIET_LOGGER, migratedStore, seedDeliveries } from './testing/ingest-fixture.js';
 
 const factories = await testDatabases();
@@ -19,7 +22,7 @@ describe.each(factories.map((f) => [f().kind, f] as const))('retention on %s', (
     database = factory();
     store = await migratedStore(database);
     now = T0;
-    retention = new RetentionWorker({ store: () => store, logger: QUIET_LOGGER, retentionDays: 30, intervalMs: 1000, clock: () => now, poll: false });
+    retention = new RetentionWorker({ store: () => store, uploads: new UploadFiles(join(tmpdir(), `portico-uploads-${process.pid}-absent`)), logger: QUIET_LOGGER, retentionDays: 30, intervalMs: 1000, clock: () => now, poll: false });
   });
   afterEach(async () => {
     await store.close();
@@ -35,8 +38,13 @@ describe.each(factories.map((f) => [f().kind, f] as const))('retention on %s', (
     for (const id of [oldDelivered, recentDelivered]) {
       await store.run("INSERT INTO ingest_callback_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code) VALUES (?, ?, 1, 'w', ?, 5, 200)", [`a-${id}`, id, T0]);
     }
+    // An operator action on the old row: its per-row record goes with the row, the action's audit stays.
+    await store.run("INSERT INTO ingest_delivery_resets (id, action, actor, at, selector, count) VALUES ('r1', 'retry', 'ops', ?, '{}', 1)", [T0]);
+    await store.run("INSERT INTO ingest_delivery_reset_rows (reset_id, delivery_id, attempts_before) VALUES ('r1', ?, 0)", [oldDelivered]);
     now = T0 + 31 * DAY;
     expect(await retention.runOnce()).toEqual({ deliveriesRemoved: 1, attemptsRemoved: 1, filesPurged: 0 });
+    expect(await store.get('SELECT COUNT(*) AS n FROM ingest_delivery_reset_rows')).toEqual({ n: 0 });
+    expect(await store.get('SELECT COUNT(*) AS n FROM ingest_delivery_resets')).toEqual({ n: 1 });
     const left = (await store.all<{ id: string }>('SELECT id FROM ingest_callback_outbox')).map((r) => r.id).sort();
     expect(left).toEqual([deadRow, pendingRow, recentDelivered].sort());
     expect(await store.get('SELECT COUNT(*) AS n FROM ingest_callback_attempts')).toEqual({ n: 1 });
@@ -48,7 +56,7 @@ describe.each(factories.map((f) => [f().kind, f] as const))('retention on %s', (
     const scope = { tenantId: 't', workspaceId: 'w' };
     const ds = await jobs.createDataset(scope, 'd');
     const upload = await jobs.createJob(scope, { datasetId: ds.dataset_id, jobKind: 'PARSE_AND_INGEST', tableId: null, fileId: null, request: {}, callback: null }, { filename: 'a.csv', contentType: null, content: new TextEncoder().encode('x\n1\n') });
-    const worker = new IngestWorker({ store: () => store, logger: QUIET_LOGGER, pollIntervalMs: 10, stopGraceMs: 10, poll: false, clock: () => now });
+    const worker = new IngestWorker({ store: () => store, uploads: new UploadFiles(join(tmpdir(), `portico-uploads-${process.pid}-absent`)), logger: QUIET_LOGGER, pollIntervalMs: 10, stopGraceMs: 10, poll: false, clock: () => now });
     await worker.start();
     await worker.runOnce();
     const queuedLater = await jobs.createJob(scope, { datasetId: ds.dataset_id, jobKind: 'PARSE_AND_INGEST', tableId: null, fileId: null, request: {}, callback: null }, { filename: 'b.csv', contentType: null, content: new TextEncoder().encode('y\n2\n') });

@@ -18,17 +18,18 @@ export class PostgresStore implements Store {
   readonly location: string;
   readonly #pool: pg.Pool;
   readonly #direct: Queryable;
+  readonly #clientConfig: pg.ClientConfig;
 
-  private constructor(pool: pg.Pool, location: string) {
+  private constructor(pool: pg.Pool, location: string, clientConfig: pg.ClientConfig) {
     this.#pool = pool;
     this.location = location;
     this.#direct = clientQueries(pool);
+    this.#clientConfig = clientConfig;
   }
 
   static async connect({ url, schema, maxConnections = 10 }: PostgresStoreOptions): Promise<PostgresStore> {
-    const pool = new pg.Pool({
+    const clientConfig: pg.ClientConfig = {
       connectionString: url,
-      max: maxConnections,
       connectionTimeoutMillis: 5000,
       ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
       types: {
@@ -37,10 +38,11 @@ export class PostgresStore implements Store {
           return pg.types.getTypeParser(oid, format);
         }) as typeof pg.types.getTypeParser,
       },
-    });
+    };
+    const pool = new pg.Pool({ ...clientConfig, max: maxConnections });
     // An idle client that loses its server must not crash the daemon; the next query reconnects.
     pool.on('error', () => {});
-    const store = new PostgresStore(pool, safeLocation(url, schema));
+    const store = new PostgresStore(pool, safeLocation(url, schema), clientConfig);
     try {
       if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
       else await pool.query('SELECT 1');
@@ -77,6 +79,14 @@ export class PostgresStore implements Store {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * A connection of its own, outside the pool, with the pool's settings (schema, number types):
+   * for LISTEN, which must keep one session open. The caller connects and ends it.
+   */
+  newClient(): pg.Client {
+    return new pg.Client(this.#clientConfig);
   }
 
   async close(): Promise<void> {

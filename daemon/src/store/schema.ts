@@ -1,6 +1,4 @@
-import { INFOSESSIONS_MIGRATIONS } from '../infosessions/migrations.js';
-import { INGEST_MIGRATIONS } from '../ingest/migrations.js';
-import type { Migration, MigrationSet } from './types.js';
+import type { Migration } from './types.js';
 
 /** The store's own tables. Append only: never edit or reorder a released migration. */
 export const CORE_MIGRATIONS: readonly Migration[] = [
@@ -18,14 +16,27 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
 );
 CREATE INDEX daemon_boots_started_at ON daemon_boots (started_at);`,
   },
-];
-
-/**
- * Every area's migrations, applied in this order at start. An area (infosessions, ingest, ...)
- * keeps its list in its own folder and adds one line here.
- */
-export const MIGRATION_SETS: readonly MigrationSet[] = [
-  { area: 'core', migrations: CORE_MIGRATIONS },
-  { area: 'infosessions', migrations: INFOSESSIONS_MIGRATIONS },
-  { area: 'ingest', migrations: INGEST_MIGRATIONS },
+  {
+    id: 2,
+    name: 'store_notifications',
+    // Messages between Portico processes sharing the database (store/notifications.ts): on SQLite
+    // every message, polled; on PostgreSQL only those too long for a NOTIFY payload.
+    up: {
+      sqlite: `CREATE TABLE store_notifications (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  channel TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);`,
+      postgres: `CREATE TABLE store_notifications (
+  id BIGSERIAL PRIMARY KEY,
+  channel TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX store_notifications_created_at ON store_notifications (created_at);`,
+    },
+  },
 ];

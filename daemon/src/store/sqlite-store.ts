@@ -93,16 +93,30 @@ function releaseLock(file: string): void {
   if (entry && --entry.users === 0) fileLocks.delete(key);
 }
 
+/** Prepared statements kept per connection; a busy caller (the callback worker) reuses a few texts all the time. */
+const STATEMENT_CACHE = 200;
+
 function connectionQueries(db: Database.Database): Queryable {
+  const statements = new Map<string, Database.Statement>();
+  // Preparing costs as much as running a small statement; the oldest text goes when the cache is full.
+  const prepare = (sql: string): Database.Statement => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      if (statements.size >= STATEMENT_CACHE) statements.delete(statements.keys().next().value!);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
   return {
     async all<T extends object>(sql: string, params: readonly SqlValue[] = []) {
-      return db.prepare(sql).all(...bind(params)) as T[];
+      return prepare(sql).all(...bind(params)) as T[];
     },
     async get<T extends object>(sql: string, params: readonly SqlValue[] = []) {
-      return db.prepare(sql).get(...bind(params)) as T | undefined;
+      return prepare(sql).get(...bind(params)) as T | undefined;
     },
     async run(sql: string, params: readonly SqlValue[] = []) {
-      const result = db.prepare(sql).run(...bind(params));
+      const result = prepare(sql).run(...bind(params));
       return { changes: result.changes };
     },
     async exec(sql: string) {

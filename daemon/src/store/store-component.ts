@@ -3,8 +3,7 @@ import type { Component } from '../core/component.js';
 import type { Logger } from '../core/logger.js';
 import { migrate } from './migrate.js';
 import { openStore, type StoreSettings } from './open-store.js';
-import { MIGRATION_SETS } from './schema.js';
-import type { Store } from './types.js';
+import type { MigrationSet, Store } from './types.js';
 
 export interface BootRecord {
   bootId: string;
@@ -20,6 +19,8 @@ export class StoreComponent implements Component {
 
   constructor(
     private readonly settings: StoreSettings,
+    /** Every area's tables (main/areas.ts), applied in this order. */
+    private readonly migrations: readonly MigrationSet[],
     private readonly boot: BootRecord,
     private readonly logger: Logger,
   ) {}
@@ -40,7 +41,7 @@ export class StoreComponent implements Component {
     });
     this.#store = store;
     try {
-      this.#schemaVersion = await migrate(store, MIGRATION_SETS);
+      this.#schemaVersion = await migrate(store, this.migrations);
       await store.run('INSERT INTO daemon_boots (boot_id, version, mode, pid, hostname, started_at) VALUES (?, ?, ?, ?, ?, ?)', [
         this.boot.bootId,
         this.boot.version,

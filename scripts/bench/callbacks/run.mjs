@@ -1,27 +1,45 @@
 // Callback delivery throughput: deliveries/s from the outbox to a loopback HTTPS receiver with
 // 1 callback-worker process on SQLite and 1, 2, 4 on PostgreSQL, next to the receiver's own
-// ceiling (direct POSTs from one process). Build first: npm run build.
-// BENCH_ROWS (default 2000), BENCH_CONCURRENCY for the ceiling (default 25 = one worker's batch).
-import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// ceiling measured in the same run (bare undici clients, no database, the same requests). The
+// receiver is a cluster of processes on one port, so more worker processes are not held back by it.
+// Build first: npm run build.
+//   BENCH_ROWS=10000                deliveries measured per run (signed: each row has a secret)
+//   BENCH_WARMUP=3000               requests (deliveries) each process makes before the measured ones
+//   BENCH_CONCURRENCY=25            requests in flight for the ceiling (the workers' default batch)
+//   BENCH_RECEIVERS=<cores>         receiver processes
+//   BENCH_RUNS=sqlite:1,postgres:1,postgres:2,postgres:4
+//   BENCH_PORTICO=daemon/bin/portico.js   another build's CLI (before/after comparisons)
+//   BENCH_PROFILE=DIR               worker processes run with --cpu-prof into DIR; the top functions
+//                                   by self time are printed (scripts/bench/gateway/profile.mjs FILE)
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { Agent, request } from 'undici';
 import { makeTestTls } from '../../../daemon/dist/ingest/testing/https-receiver.js';
 import { seedDeliveries } from '../../../daemon/dist/ingest/testing/ingest-fixture.js';
 import { PostgresStore, quoteIdent } from '../../../daemon/dist/store/postgres-store.js';
 import { SqliteStore } from '../../../daemon/dist/store/sqlite-store.js';
+import { verdict, waitFor } from '../lib.mjs';
 
-const ROWS = Number(process.env.BENCH_ROWS ?? 2000);
+const ROWS = Number(process.env.BENCH_ROWS ?? 10000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 25);
+const RECEIVERS = Number(process.env.BENCH_RECEIVERS ?? availableParallelism());
+const RUNS = (process.env.BENCH_RUNS ?? 'sqlite:1,postgres:1,postgres:2,postgres:4').split(',').map((r) => {
+  const [kind, n] = r.split(':');
+  if ((kind !== 'sqlite' && kind !== 'postgres') || !(Number(n) >= 1)) throw new Error(`BENCH_RUNS: "${r}" is not sqlite:N or postgres:N`);
+  return { kind, processes: Number(n) };
+});
+const PROFILE = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : null;
 const PG_URL = process.env.PORTICO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const PORTICO = join(HERE, '..', '..', '..', 'daemon', 'bin', 'portico.js');
+const PORTICO = resolve(process.env.BENCH_PORTICO ?? join(HERE, '..', '..', '..', 'daemon', 'bin', 'portico.js'));
+const SECRET = 'whsec_bench_0123456789abcdef';
 
 const tls = makeTestTls();
-const receiver = fork(join(HERE, 'receiver.mjs'), [join(tls.dir, 'server.pem'), join(tls.dir, 'server.key')], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const receiver = fork(join(HERE, 'receiver.mjs'), [join(tls.dir, 'server.pem'), join(tls.dir, 'server.key'), String(RECEIVERS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const ask = (message) => new Promise((resolve) => {
   receiver.once('message', resolve);
   if (message) receiver.send(message);
@@ -29,52 +47,95 @@ const ask = (message) => new Promise((resolve) => {
 const { port } = await ask(null);
 const url = `https://127.0.0.1:${port}/hook`;
 
-async function ceiling() {
-  const agent = new Agent({ connect: { ca: tls.ca }, connections: CONCURRENCY });
-  const body = JSON.stringify({ ingest_job_id: '00000000-0000-4000-8000-000000000000', tenant_id: 't1', workspace_id: 'w1', dataset_id: 'd', table_id: null, file_id: null, snapshot_id: null, job_kind: 'DESCRIBE_PASS', status: 'SUCCEEDED', attempts: 1, request_json: {}, result_json: { n: 1 } });
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < ROWS) {
-        next += 1;
-        const res = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body });
-        await res.body.dump();
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  await agent.close();
-  return ROWS / seconds;
-}
-
-function startWorker(env, dataDir, index) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PORTICO, 'daemon', '--mode', 'callback-worker'], {
-      env: {
-        ...process.env,
-        PORTICO_DATA_DIR: dataDir,
-        PORTICO_CONTROL_ADDR: `127.0.0.1:0`,
-        PORTICO_LOG_FORMAT: 'json',
-        SERVICE_CALLBACK_CA_FILE: tls.caFile,
-        SERVICE_CALLBACK_ALLOW_HOSTS: '127.0.0.1',
-        SERVICE_CALLBACK_POLL_INTERVAL_S: '0.05',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      if (out.includes('ready: ')) resolve(child);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (d) => (out += d));
-    child.once('exit', (code) => reject(new Error(`worker ${index} exited ${code}:\n${out}`)));
+/**
+ * What the receiver took from `clients` bare load processes sharing CONCURRENCY requests in
+ * flight: requests/s, and the load processes' CPU time per request.
+ */
+async function ceiling(clients) {
+  const share = Math.ceil(ROWS / clients);
+  const profile = PROFILE && clients === 1 ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [];
+  const loads = Array.from({ length: clients }, (_, i) => {
+    const inFlight = Math.max(1, Math.floor(CONCURRENCY / clients) + (i < CONCURRENCY % clients ? 1 : 0));
+    return fork(join(HERE, 'load.mjs'), [url, tls.caFile, String(share), String(inFlight), String(WARMUP)], { execArgv: profile });
   });
+  const next = (child) => new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => code !== 0 && reject(new Error(`load process exited ${code}`)));
+  });
+  await Promise.all(loads.map(next));
+  const from = hrtimeUs();
+  const ends = Promise.all(loads.map(next));
+  for (const l of loads) l.send('go');
+  const reports = await ends;
+  const to = Math.max(...reports.map((e) => e.endedAt));
+  await Promise.all(loads.map((l) => new Promise((r) => (l.exitCode !== null ? r() : l.once('exit', r)))));
+  if (profile.length > 0) printProfiles('bare client', { from, to });
+  return { rate: (share * clients) / ((to - from) / 1e6), cpuPerRequest: reports.reduce((n, r) => n + r.cpuUs, 0) / (share * clients) };
 }
 
-async function run(kind, processes) {
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** /proc/PID/stat fields after the command name (Linux); null elsewhere. */
+function statFields(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (µs) a process has used so far; NaN off Linux. */
+function cpuUs(pid) {
+  const fields = statFields(pid);
+  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS : NaN;
+}
+
+/**
+ * CPU time (µs) of the local PostgreSQL server so far: every postgres process, and the ended
+ * backends the postmaster reaped. NaN when the server is not a local process we can read.
+ */
+function postgresCpuUs() {
+  try {
+    const pids = execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    const postmaster = Math.min(...pids);
+    const reaped = statFields(postmaster);
+    // A backend that ended between pgrep and the read counts with the reaped ones next time.
+    const live = pids.map(cpuUs).filter((us) => !Number.isNaN(us));
+    return live.reduce((n, us) => n + us, 0) + (reaped ? ((Number(reaped[13]) + Number(reaped[14])) * 1e6) / CLOCK_TICKS : NaN);
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Starts one `portico daemon --mode callback-worker`; its output goes to a file (a pipe would
+ * wake this process for every delivery line and take CPU from the run).
+ */
+async function startWorker(env, dataDir, index) {
+  const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [];
+  const outFile = join(dataDir, `worker-${index}.log`);
+  const out = openSync(outFile, 'w');
+  const child = spawn(process.execPath, [...profile, PORTICO, 'daemon', '--mode', 'callback-worker'], {
+    env: {
+      ...process.env,
+      PORTICO_DATA_DIR: dataDir,
+      PORTICO_CONTROL_ADDR: `127.0.0.1:0`,
+      PORTICO_LOG_FORMAT: 'json',
+      SERVICE_CALLBACK_CA_FILE: tls.caFile,
+      SERVICE_CALLBACK_ALLOW_HOSTS: '127.0.0.1',
+      SERVICE_CALLBACK_POLL_INTERVAL_S: '0.05',
+      ...env,
+    },
+    stdio: ['ignore', out, out],
+  });
+  closeSync(out);
+  const output = () => readFileSync(outFile, 'utf8').slice(0, 20_000);
+  const exited = new Promise((_, reject) => child.once('exit', (code) => reject(new Error(`worker ${index} exited ${code}:\n${output()}`))));
+  await Promise.race([exited, waitFor(async () => output().includes('ready: '), `callback worker ${index}`)]);
+  return child;
+}
+
+async function run({ kind, processes }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-'));
   let schema = null;
   const env = {};
@@ -94,18 +155,31 @@ async function run(kind, processes) {
   try {
     for (let i = 0; i < processes; i++) workers.push(await startWorker(env, dirs[i], i));
     const store = kind === 'postgres' ? await PostgresStore.connect({ url: PG_URL, schema }) : new SqliteStore({ file: join(dataDir, 'portico.db') });
+    // Warm-up (JIT, connections, caches), not measured.
+    await seedDeliveries(store, WARMUP * processes, url, SECRET);
+    await waitFor(async () => Number((await store.get("SELECT COUNT(*) AS n FROM ingest_callback_outbox WHERE status = 'DELIVERED'")).n) >= WARMUP * processes, 'warm-up deliveries', 120_000);
     await ask('reset');
-    await seedDeliveries(store, ROWS, url);
+    // Seeded as due in an hour, then made due in one statement: the workers' claims while the
+    // seeding transaction holds the database are outside the measured time (and profile).
+    await seedDeliveries(store, ROWS, url, SECRET, Date.now() + 3_600_000);
+    const cpuBefore = workers.reduce((n, w) => n + cpuUs(w.pid), 0);
+    const from = hrtimeUs();
     const started = performance.now();
+    await store.run("UPDATE ingest_callback_outbox SET next_attempt_at = ? WHERE status = 'PENDING'", [Date.now()]);
+    // The server's work for that statement is the benchmark's, not the deliveries'.
+    const dbCpuBefore = kind === 'postgres' ? postgresCpuUs() : NaN;
     for (;;) {
       const row = await store.get("SELECT COUNT(*) AS n FROM ingest_callback_outbox WHERE status = 'DELIVERED'");
-      if (Number(row.n) >= ROWS) break;
+      if (Number(row.n) >= ROWS + WARMUP * processes) break;
       await new Promise((r) => setTimeout(r, 20));
     }
     const seconds = (performance.now() - started) / 1000;
+    const window = { from, to: hrtimeUs() };
+    const cpuPerDelivery = (workers.reduce((n, w) => n + cpuUs(w.pid), 0) - cpuBefore) / ROWS;
+    const dbCpuPerDelivery = (postgresCpuUs() - dbCpuBefore) / ROWS;
     const seen = await ask('count');
     await store.close();
-    return { rate: ROWS / seconds, seconds, ...seen };
+    return { rate: ROWS / seconds, seconds, window, cpuPerDelivery, dbCpuPerDelivery, ...seen };
   } finally {
     for (const w of workers) w.kill('SIGTERM');
     await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode !== null ? r() : w.once('exit', r)))));
@@ -119,23 +193,68 @@ async function run(kind, processes) {
   }
 }
 
-const top = await ceiling();
-console.log(`callbacks benchmark: ${ROWS} deliveries per run, loopback HTTPS receiver in its own process`);
-console.log(`receiver ceiling (one process, ${CONCURRENCY} concurrent POSTs): ${top.toFixed(0)} req/s\n`);
-console.log('setup                          deliveries/s   of ceiling   received (distinct)');
-const runs = [
-  ['sqlite', 1],
-  ['postgres', 1],
-  ['postgres', 2],
-  ['postgres', 4],
-];
-const results = [];
-for (const [kind, n] of runs) {
-  const r = await run(kind, n);
-  results.push(r);
-  console.log(`${`${kind}, ${n} worker process${n > 1 ? 'es' : ''}`.padEnd(30)} ${r.rate.toFixed(0).padStart(12)}   ${`${((r.rate / top) * 100).toFixed(0)}%`.padStart(10)}   ${r.count} (${r.distinct})`);
+const hrtimeUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * Keeps the measured window of each worker process's profile (V8 profiles and process.hrtime
+ * share the monotonic clock), names the files after the run, and prints the first one's top
+ * functions by self time.
+ */
+function printProfiles(label, { from, to }) {
+  const files = readdirSync(PROFILE).filter((f) => f.endsWith('.cpuprofile') && f.startsWith('CPU.')).sort();
+  const named = files.map((file) => {
+    const profile = JSON.parse(readFileSync(join(PROFILE, file), 'utf8'));
+    const samples = [];
+    const timeDeltas = [];
+    let at = profile.startTime;
+    profile.samples.forEach((id, i) => {
+      at += profile.timeDeltas[i] ?? 0;
+      if (at < from || at > to) return;
+      samples.push(id);
+      timeDeltas.push(profile.timeDeltas[i] ?? 0);
+    });
+    const trimmed = join(PROFILE, `${label.replace(/\W+/g, '-')}-${file}`);
+    writeFileSync(trimmed, JSON.stringify({ ...profile, startTime: from, endTime: to, samples, timeDeltas }));
+    rmSync(join(PROFILE, file));
+    return trimmed;
+  });
+  if (named.length === 0) return;
+  const summary = execFileSync(process.execPath, [join(HERE, '..', 'gateway', 'profile.mjs'), named[0]], { env: { ...process.env, BENCH_TOP: process.env.BENCH_TOP ?? '25' }, encoding: 'utf8' });
+  console.log(`  measured window of ${named[0]}:\n${summary.trimEnd().replace(/^/gm, '  ')}`);
 }
-const pg1 = results[1].rate;
-console.log(`\nPostgreSQL scaling: 2 processes ${(results[2].rate / pg1).toFixed(2)}x, 4 processes ${(results[3].rate / pg1).toFixed(2)}x of 1 process`);
+
+if (PROFILE) mkdirSync(PROFILE, { recursive: true });
+console.log(`callbacks benchmark: ${ROWS} signed deliveries measured per run after ${WARMUP} per process to warm up; loopback HTTPS receiver of ${RECEIVERS} process${RECEIVERS > 1 ? 'es' : ''} on one port`);
+// One load process is the reference a worker process is held to; more show whether the receiver could take more.
+const ceilings = [];
+for (const clients of [...new Set([1, RECEIVERS])]) {
+  const c = await ceiling(clients);
+  ceilings.push(c);
+  console.log(`receiver ceiling, ${clients} bare undici process${clients > 1 ? 'es' : ''}, ${CONCURRENCY} requests in flight: ${c.rate.toFixed(0)} req/s (client CPU ${c.cpuPerRequest.toFixed(0)} µs a request)`);
+}
+const top = Math.max(...ceilings.map((c) => c.rate));
+console.log(`ceiling: ${top.toFixed(0)} req/s\n`);
+console.log('setup                          deliveries/s   of ceiling   CPU/delivery: workers   PostgreSQL   received (distinct)   new TLS connections   per receiver process');
+const results = new Map();
+for (const r of RUNS) {
+  const label = `${r.kind}, ${r.processes} worker process${r.processes > 1 ? 'es' : ''}`;
+  const got = await run(r);
+  results.set(`${r.kind}:${r.processes}`, got);
+  console.log(`${label.padEnd(30)} ${got.rate.toFixed(0).padStart(12)}   ${`${((got.rate / top) * 100).toFixed(0)}%`.padStart(10)}   ${`${got.cpuPerDelivery.toFixed(0)} µs`.padStart(21)}   ${(Number.isNaN(got.dbCpuPerDelivery) ? '' : `${got.dbCpuPerDelivery.toFixed(0)} µs`).padStart(10)}   ${`${got.count} (${got.distinct})`.padEnd(19)}   ${String(got.connections).padStart(19)}   ${got.perProcess.join(' / ')}`);
+  if (got.distinct < ROWS) console.log(`  LOST: only ${got.distinct} of ${ROWS} deliveries reached the receiver`);
+  if (PROFILE) printProfiles(label, got.window);
+}
+console.log('\ntargets:');
+const sqlite = results.get('sqlite:1');
+if (sqlite) console.log(verdict('SQLite, 1 worker process / receiver ceiling', sqlite.rate / top, 0.8));
+const pg1 = results.get('postgres:1');
+for (const n of [2, 4]) {
+  const r = results.get(`postgres:${n}`);
+  if (pg1 && r) console.log(verdict(`PostgreSQL, ${n} worker processes / 1 process`, r.rate / pg1.rate, 1.0));
+}
+if (PROFILE) {
+  console.log(`\nCPU profiles of the worker processes in ${PROFILE}; summarise one with:`);
+  console.log(`  node scripts/bench/gateway/profile.mjs ${join(PROFILE, '<file>.cpuprofile')}`);
+}
 receiver.send('stop');
 tls.dispose();

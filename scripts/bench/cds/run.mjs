@@ -123,6 +123,12 @@ const sotw = results.find((r) => r.kind === 'sotw');
 const delta = results.find((r) => r.kind === 'delta');
 const base = liveHeap();
 for (const r of results) console.log(`${r.kind}: ${((r.heapIdle - base) / STREAMS / 1024).toFixed(1)} KiB of live heap per open stream (idle, over the ${mb(base)} with no stream)`);
+console.log('\ntargets (issue 15): a 10,000-backend config loaded and published in <= 500 ms; file write -> last delta stream <= 1 s at 1,000 streams');
+for (const r of results) {
+  const verdict = (value, limit) => `${value.toFixed(0)} ms = ${(value / limit).toFixed(2)}x the ${limit} ms target: ${value <= limit ? 'met' : 'not met'}`;
+  console.log(`${r.kind.padEnd(6)} file write -> published (watcher, load, snapshot): ${verdict(r.loadToPublish, 500)}`);
+  if (r.kind === 'delta') console.log(`${r.kind.padEnd(6)} file write -> last stream: ${verdict(r.writeToLast, 1000)}`);
+}
 if (sotw && delta) console.log(`delta sends ${(sotw.bytesPerChange / Math.max(1, delta.bytesPerChange)).toFixed(0)}x fewer bytes per change than SotW; config load + snapshot took ${delta.loadToPublish.toFixed(0)} ms of the delta run`);
 await server.stop();
 await source.stop();

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { cliDataDir, gatewayEnvironment } from '../../core/gateway-token-key.js';
+import { cliDataDir, gatewayEnvironment } from '../../gateway/config/token-key.js';
 import { loadGatewayConfig } from '../../gateway/config/load.js';
 import { UsageError } from '../../core/errors.js';
 import { DEFAULT_CONTROL_ADDR } from '../../core/settings.js';
@@ -13,9 +13,12 @@ import {
   formatValue,
   HclError,
   parse,
+  renderExcerpt,
+  sourceExcerpt,
   toPlain,
   type Diagnostic,
   type HclValue,
+  type SourceExcerpt,
 } from '../../hcl/index.js';
 
 const HELP = `Usage: portico config <command>
@@ -51,15 +54,22 @@ async function checkCommand(argv: string[]): Promise<number> {
   if (argv.includes('-h') || argv.includes('--help')) {
     console.log(
       'Usage: portico config check FILE...\n\nLoads the files together as one configuration, merged in order (a directory stands for\n' +
-        'its *.hcl files), as the daemon would; prints every problem with its position and exits 1\nwhen any is an error, else prints ok.',
+        'its *.hcl files), as the daemon would; prints every problem with its position (file:line,col),\n' +
+        'the cause of a syntax error first, each with the lines around it and a caret under the\nproblem, and exits 1 when any is an error, else prints ok.',
     );
     return 0;
   }
   const unknown = argv.find((a) => a.startsWith('-'));
   if (unknown) throw new UsageError(`unknown option '${unknown}' for 'config check'`, 'Usage: portico config check FILE...');
   if (argv.length === 0) throw new UsageError("'config check' needs at least one FILE", 'Usage: portico config check FILE...');
-  const { diagnostics } = await loadGatewayConfig(argv, gatewayEnvironment(process.env, cliDataDir(process.env)));
-  for (const d of diagnostics) console.error(formatDiagnostic(d));
+  const { diagnostics, texts } = await loadGatewayConfig(argv, gatewayEnvironment(process.env, cliDataDir(process.env)));
+  // Your own files, read here: the lines are shown as they are (the consoles hide secret values).
+  printDiagnostics(
+    diagnostics.map((d) => {
+      const text = d.range ? texts.get(d.range.filename) : undefined;
+      return { line: formatDiagnostic(d), excerpt: d.range && text !== undefined ? sourceExcerpt(text, d.range) : null };
+    }),
+  );
   if (diagnostics.some((d) => d.severity === 'error')) return 1;
   console.log('ok');
   return 0;
@@ -106,7 +116,8 @@ async function reloadCommand(argv: string[]): Promise<number> {
     else if (record.result === 'applied') console.log(`applied in ${Math.round(record.durationMs)} ms: ${record.diff?.summary ?? 'unchanged'}`);
     else if (record.result === 'failed') console.error(`not applied: ${record.error ?? 'unknown error'}; the previous configuration keeps serving`);
     else {
-      for (const d of record.diagnostics) console.error(d.text);
+      printDiagnostics(record.diagnostics.map((d) => ({ line: d.text, excerpt: d.excerpt ?? null })));
+      if (record.diagnostics.some((d) => d.excerpt)) console.error('');
       console.error('rejected; the previous configuration keeps serving');
     }
     return record.result === 'applied' ? 0 : 1;
@@ -114,6 +125,20 @@ async function reloadCommand(argv: string[]): Promise<number> {
     console.error(`portico config reload: ${describeCallError(error, connection.url)}`);
     return 1;
   }
+}
+
+/**
+ * Problems on standard error, each as its `file:line,col-col: summary; detail` line and then
+ * the source lines around it with a caret under the problem; with lines shown, a blank line
+ * sets each problem apart.
+ */
+function printDiagnostics(list: ReadonlyArray<{ line: string; excerpt: SourceExcerpt | null }>): void {
+  const apart = list.some((d) => d.excerpt);
+  list.forEach(({ line, excerpt }, i) => {
+    if (apart && i > 0) console.error('');
+    console.error(line);
+    if (excerpt) for (const l of renderExcerpt(excerpt)) console.error(`  ${l.text}`);
+  });
 }
 
 /** Reads a file as UTF-8; invalid bytes are a diagnostic at the first bad position, as upstream reports them. */

@@ -1,7 +1,7 @@
 import { DAEMON_MODES, type DaemonMode } from '../../control/client-types.js';
-import { runDaemon } from '../../core/daemon.js';
+import { runDaemon } from '../../main/daemon.js';
 import { UsageError } from '../../core/errors.js';
-import { readSettings } from '../../core/settings.js';
+import { readPorticoSettings } from '../../main/settings.js';
 import { parseCommandArgs } from '../parse.js';
 
 export const DAEMON_HELP = `Usage: portico daemon [-f FILE]... [-d DIR] [--mode MODE] [--data-dir DIR]
@@ -42,7 +42,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   }
   let settings;
   try {
-    settings = readSettings(process.env, { dataDir: values['data-dir'] });
+    settings = readPorticoSettings(process.env, { dataDir: values['data-dir'] });
   } catch (error) {
     console.error(`portico daemon: ${error instanceof Error ? error.message : String(error)}`);
     return 1;

@@ -2,7 +2,7 @@ import { formatDiagnostic } from '../../hcl/index.js';
 import { resolveConfigSources } from '../../core/config-sources.js';
 import { parseGoDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
-import { cliDataDir, gatewayEnvironment } from '../../core/gateway-token-key.js';
+import { cliDataDir, gatewayEnvironment } from '../../gateway/config/token-key.js';
 import { createSigner } from '../../gateway/access/jwt-sign.js';
 import { loadGatewayConfig } from '../../gateway/config/load.js';
 import type { SigningProfileConfig } from '../../gateway/config/model.js';

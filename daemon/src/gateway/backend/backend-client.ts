@@ -5,55 +5,67 @@
 import type { BackendClient, BackendRequest, BackendResponse, GatewayLogRecord, HealthMonitor } from '../contracts.js';
 import type { BackendConfig } from '../config/model.js';
 import { GatewayError } from '../errors/error-types.js';
-import { BackendExchange } from './backend-exchange.js';
-import { backendLogRecord } from './backend-log.js';
+import { BackendExchange, type ExchangeOptions } from './backend-exchange.js';
+import { backendLogRecord, type BackendLogInput } from './backend-log.js';
 import type { BackendTransport } from './transport.js';
 
 export interface BackendClientOptions {
   readonly transport: BackendTransport;
   readonly health: HealthMonitor;
   readonly log: ((record: GatewayLogRecord) => void) | null;
+  /** Takes records by their parts instead of `log` (see ExchangeOptions.logEntry). */
+  readonly logEntry?: ((entry: BackendLogInput) => void) | null;
 }
 
-export function createBackendClient(config: BackendConfig, { transport, health, log }: BackendClientOptions): BackendClient {
+export function createBackendClient(config: BackendConfig, { transport, health, log, logEntry = null }: BackendClientOptions): BackendClient {
+  // What every exchange of a backend with an origin shares, made once.
+  const exchangeOptions = (origin: string): ExchangeOptions => ({
+    dispatcher: transport.dispatcher,
+    backend: config.name,
+    errors: { backend: config.name, origin, connectTimeout: config.connectTimeout, ttfbTimeout: config.ttfbTimeout },
+    timeout: config.timeout,
+    ttfbTimeout: config.ttfbTimeout,
+    reset: config.disableConnectionReuse,
+    servername: transport.servername,
+    log,
+    logEntry,
+  });
+  const fixed = config.origin === null ? null : exchangeOptions(config.origin);
   return {
     config,
-    send: async function sendToBackend(request: BackendRequest): Promise<BackendResponse> {
-      const origin = config.origin ?? request.url.origin;
+    send: function sendToBackend(request: BackendRequest): Promise<BackendResponse> {
       const state = health.snapshot()[config.name];
       if (state?.state === 'unhealthy' && !config.useWhenUnhealthy) {
+        const origin = config.origin ?? request.url.origin;
         const error = new GatewayError('backend_unhealthy', `${origin}: backend "${config.name}" is unhealthy${state.error ? `: ${state.error}` : ''}`, { source: config.name });
-        log?.(notSentRecord(config.name, request, error));
-        throw error;
+        const entry = notSentEntry(config.name, request, error);
+        if (logEntry) logEntry(entry);
+        else log?.(backendLogRecord(entry));
+        return Promise.reject(error);
       }
-      const exchange = new BackendExchange(
-        {
-          dispatcher: transport.dispatcher,
-          backend: config.name,
-          errors: { backend: config.name, origin, connectTimeout: config.connectTimeout, ttfbTimeout: config.ttfbTimeout },
-          timeout: config.timeout,
-          ttfbTimeout: config.ttfbTimeout,
-          reset: config.disableConnectionReuse,
-          servername: transport.servername,
-          log,
-        },
-        request,
-      );
-      return exchange.run();
+      try {
+        return new BackendExchange(fixed ?? exchangeOptions(request.url.origin), request).run();
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
   };
 }
 
 /** The log line of a request refused before anything was sent (the health gate, an OpenAPI request violation). */
 export function notSentRecord(backend: string, request: BackendRequest, error: GatewayError): GatewayLogRecord {
+  return backendLogRecord(notSentEntry(backend, request, error));
+}
+
+function notSentEntry(backend: string, request: BackendRequest, error: GatewayError): BackendLogInput {
   let custom: Readonly<Record<string, unknown>> | null = null;
   try {
     custom = request.customLogFields?.(null) ?? null;
   } catch {
     custom = null;
   }
-  return backendLogRecord({
-    startedAt: new Date(),
+  return {
+    startedAt: Date.now(),
     requestId: request.requestId,
     backend,
     handler: request.handler,
@@ -68,5 +80,5 @@ export function notSentRecord(backend: string, request: BackendRequest, error: G
     timings: { dns: null, tcp: null, tls: null, ttfb: null, total: 0 },
     error,
     custom,
-  });
+  };
 }

@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from 'vitest';
-import { backendRequest, backendsFor, cleanup, loadDefinitions, readAll } from './testing/backend-fixture.js';
+import { backendRequest, backendsFor, cleanup, loadDefinitions, readAll, settle } from './testing/backend-fixture.js';
 import { makeCertificates } from './testing/certificates.js';
 import { startOrigin } from './testing/origin.js';
 
@@ -19,4 +19,23 @@ test('a new connection to a host name reports dns, tcp and tls timings; the prot
     response: { protocol: 'http/1.1' },
     request: { proto: 'https', host: 'localhost' },
   });
+});
+
+test('a request on a reused connection reports no connect timings and still its protocol', async () => {
+  const origin = await startOrigin((_req, res) => res.end('ok'));
+  cleanup(origin.close);
+  const config = await loadDefinitions(`backend "b" {\n origin = "${origin.url}"\n}`);
+  const { set, log } = backendsFor(config);
+  for (let i = 0; i < 3; i++) {
+    expect(await readAll((await set.get('b').send(backendRequest(`${origin.url}/${i}`))).body)).toBe('ok');
+    await settle();
+  }
+  await expect.poll(() => log.length).toBe(3);
+  expect(origin.connections()).toBe(1);
+  expect(log.map((r) => r.timings)).toEqual([
+    expect.objectContaining({ tcp: expect.any(Number), tls: null }),
+    expect.objectContaining({ dns: null, tcp: null, tls: null }),
+    expect.objectContaining({ dns: null, tcp: null, tls: null }),
+  ]);
+  expect(log.map((r) => (r.response as { protocol: string }).protocol)).toEqual(['http/1.1', 'http/1.1', 'http/1.1']);
 });

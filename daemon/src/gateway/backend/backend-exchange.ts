@@ -1,18 +1,21 @@
 /**
  * One request to a backend over undici's dispatch API: streams the request body out and
- * the response body back (with backpressure, never buffered), enforces the total deadline
- * (`timeout`, which also cuts a hanging body), follows the caller's abort signal, and writes
- * the backend log record once the exchange ended or failed.
+ * the response body back (with backpressure), enforces the total deadline (`timeout`, which
+ * also cuts a hanging body), follows the caller's cancellation (or abort signal), and writes
+ * the backend log record once the exchange ended or failed. A small body of known length
+ * (up to SMALL_BODY_BYTES) is read whole before the response is given, so it can be answered
+ * in one write without a stream.
  */
 import { performance } from 'node:perf_hooks';
 import { Readable, Transform, pipeline } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { BackendRequest, BackendResponse, BackendTimings, GatewayLogRecord } from '../contracts.js';
+import type { BackendRequest, BackendResponse, BackendTimings, GatewayLogRecord, RequestCancel } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { backendError, formatMs, type ErrorContext } from './backend-errors.js';
-import { backendLogRecord } from './backend-log.js';
+import { backendLogRecord, type BackendLogInput } from './backend-log.js';
 import { awaitSocketTimings, round, type ConnectTimings } from './connection-timings.js';
 import { responseHeaders, withoutHopByHop, type OutgoingHeaders } from './headers.js';
+import { PorticoError } from '../../core/errors.js';
 
 export interface ExchangeOptions {
   readonly dispatcher: Dispatcher;
@@ -24,12 +27,17 @@ export interface ExchangeOptions {
   readonly reset: boolean;
   readonly servername: string | null;
   readonly log: ((record: GatewayLogRecord) => void) | null;
+  /** Takes the record by its parts instead of `log` (a sink that builds it only when it writes it). */
+  readonly logEntry?: ((entry: BackendLogInput) => void) | null;
 }
 
+/** Bodies up to this size with a Content-Length are read whole before the response is given. */
+export const SMALL_BODY_BYTES = 64 * 1024;
+
 /** The reader closed the response body before its end: logged, but not a backend failure. */
-class BodyClosedByReader extends Error {
+class BodyClosedByReader extends PorticoError {
   constructor(cause: Error | null) {
-    super(`canceled: the response body was closed before its end${cause ? ` (${cause.message})` : ''}`, cause ? { cause } : undefined);
+    super('body_closed_by_reader', `canceled: the response body was closed before its end${cause ? ` (${cause.message})` : ''}`, cause ? { cause } : undefined);
   }
 }
 
@@ -39,7 +47,7 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
   readonly #options: ExchangeOptions;
   readonly #request: BackendRequest;
   readonly #headers: OutgoingHeaders;
-  readonly #startedAt = new Date();
+  readonly #startedAt = Date.now();
   readonly #start = performance.now();
   #controller: Controller | null = null;
   #abortReason: Error | null = null;
@@ -52,11 +60,16 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
   #responseHeaders: OutgoingHeaders | null = null;
   #protocol: string | null = null;
   #body: ResponseBody | null = null;
+  /** The chunks of a small body read whole, or null when the body streams. */
+  #chunks: Buffer[] | null = null;
   #timer: NodeJS.Timeout | null = null;
   #finished = false;
   #resolve!: (response: BackendResponse) => void;
   #reject!: (error: Error) => void;
-  #unlistenSignal: () => void = () => {};
+  /** The caller's cancellation this exchange follows, and its listener there. */
+  #cancel: RequestCancel | null = null;
+  #onCancel: ((reason: Error) => void) | null = null;
+  #unlistenSignal: (() => void) | null = null;
 
   constructor(options: ExchangeOptions, request: BackendRequest) {
     this.#options = options;
@@ -70,14 +83,7 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
       this.#resolve = resolve;
       this.#reject = reject;
     });
-    const { signal } = this.#request;
-    if (signal.aborted) {
-      this.#fail(canceled(signal.reason, this.#options.backend));
-      return promise;
-    }
-    const onAbort = () => this.#fail(canceled(signal.reason, this.#options.backend));
-    signal.addEventListener('abort', onAbort, { once: true });
-    this.#unlistenSignal = () => signal.removeEventListener('abort', onAbort);
+    if (!this.#followCancellation()) return promise;
     if (this.#options.timeout > 0) {
       this.#timer = setTimeout(() => {
         const { origin } = this.#options.errors;
@@ -106,6 +112,30 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
     return promise;
   }
 
+  /** Fails the exchange when the caller cancels; false when it already did. */
+  #followCancellation(): boolean {
+    const { cancel } = this.#request;
+    if (cancel) {
+      if (cancel.reason) {
+        this.#fail(canceled(cancel.reason, this.#options.backend));
+        return false;
+      }
+      this.#cancel = cancel;
+      this.#onCancel = (reason: Error): void => this.#fail(canceled(reason, this.#options.backend));
+      cancel.listen(this.#onCancel);
+      return true;
+    }
+    const { signal } = this.#request;
+    if (signal.aborted) {
+      this.#fail(canceled(signal.reason, this.#options.backend));
+      return false;
+    }
+    const onAbort = () => this.#fail(canceled(signal.reason, this.#options.backend));
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.#unlistenSignal = () => signal.removeEventListener('abort', onAbort);
+    return true;
+  }
+
   onRequestStart(controller: Controller): void {
     this.#controller = controller;
     if (this.#abortReason) {
@@ -126,18 +156,35 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
     this.#ttfb = this.#sentAt === null ? null : round(performance.now() - this.#sentAt);
     this.#status = statusCode;
     this.#responseHeaders = responseHeaders(headers);
+    if (this.#small(statusCode, this.#responseHeaders)) {
+      this.#chunks = [];
+      return;
+    }
     this.#body = new ResponseBody(this);
     this.#resolve({ status: statusCode, headers: this.#responseHeaders, body: this.#body });
   }
 
+  /** A body worth reading whole first: a Content-Length up to SMALL_BODY_BYTES, on an answer that has a body. */
+  #small(status: number, headers: OutgoingHeaders): boolean {
+    if (status === 204 || status === 304 || this.#request.method === 'HEAD') return false;
+    const length = headers['content-length'];
+    if (typeof length !== 'string') return false;
+    const bytes = Number(length);
+    return bytes >= 0 && bytes <= SMALL_BODY_BYTES;
+  }
+
   onResponseData(controller: Controller, chunk: Buffer): void {
     this.#responseBytes += chunk.length;
-    if (this.#body && !this.#body.push(chunk)) controller.pause();
+    if (this.#chunks) this.#chunks.push(chunk);
+    else if (this.#body && !this.#body.push(chunk)) controller.pause();
   }
 
   onResponseEnd(): void {
+    if (this.#finished) return;
     this.#body?.push(null);
+    const chunks = this.#chunks;
     this.#finish(null);
+    if (chunks) this.#resolve(new WholeResponse(this.#status ?? 200, this.#responseHeaders ?? {}, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
   }
 
   onResponseError(_controller: Controller | null, error: Error): void {
@@ -192,11 +239,14 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
     if (this.#finished) return;
     this.#finished = true;
     if (this.#timer) clearTimeout(this.#timer);
-    this.#unlistenSignal();
-    this.#options.log?.(this.#record(error));
+    if (this.#onCancel) this.#cancel?.unlisten(this.#onCancel);
+    this.#unlistenSignal?.();
+    const { logEntry, log } = this.#options;
+    if (logEntry) logEntry(this.#entry(error));
+    else if (log) log(backendLogRecord(this.#entry(error)));
   }
 
-  #record(error: Error | null): GatewayLogRecord {
+  #entry(error: Error | null): BackendLogInput {
     const timings: BackendTimings = {
       dns: this.#connect?.dns ?? null,
       tcp: this.#connect?.tcp ?? null,
@@ -211,7 +261,7 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
     } catch (failure) {
       customError = failure instanceof Error ? failure.message : String(failure);
     }
-    return backendLogRecord({
+    return {
       startedAt: this.#startedAt,
       requestId: this.#request.requestId,
       backend: this.#options.backend,
@@ -228,7 +278,27 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
       error,
       custom,
       ...(customError === undefined ? {} : { customError }),
-    });
+    };
+  }
+}
+
+/** A response whose body was read whole: `body` streams it only if someone reads it as a stream. */
+class WholeResponse implements BackendResponse {
+  #stream: Readable | null = null;
+
+  constructor(
+    readonly status: number,
+    readonly headers: OutgoingHeaders,
+    readonly buffered: Buffer,
+  ) {}
+
+  get body(): Readable {
+    if (!this.#stream) {
+      this.#stream = new Readable({ read() {} });
+      if (this.buffered.length > 0) this.#stream.push(this.buffered);
+      this.#stream.push(null);
+    }
+    return this.#stream;
   }
 }
 

@@ -5,10 +5,12 @@
  */
 import type { BackendTimings, GatewayLogRecord } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
+import { isoTime } from '../logs/iso-time.js';
 import { loggableUrl, loggedRequestHeaders, loggedResponseHeaders, type HeaderMap } from './headers.js';
 
 export interface BackendLogInput {
-  readonly startedAt: Date;
+  /** Epoch ms (or a Date) of the request's start. */
+  readonly startedAt: number | Date;
   readonly requestId: string;
   readonly backend: string;
   readonly handler: string;
@@ -35,7 +37,7 @@ export function backendLogRecord(input: BackendLogInput): GatewayLogRecord {
   return {
     type: 'gateway_backend',
     level,
-    timestamp: input.startedAt.toISOString(),
+    timestamp: isoTime(input.startedAt),
     uid: input.requestId,
     backend: input.backend,
     handler: input.handler,

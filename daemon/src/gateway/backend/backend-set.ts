@@ -24,6 +24,7 @@ export interface BackendSetOptions {
 /** Throws GatewayError `configuration` when a backend cannot be built (an unreadable ca_file). */
 export function createBackendSet(config: GatewayConfig, { health, logSink, env = process.env }: BackendSetOptions): BackendSet {
   const log = logSink ? logSink.write.bind(logSink) : null;
+  const logEntry = logSink?.writeBackend ? logSink.writeBackend.bind(logSink) : null;
   const caCache = new CaCache();
   const clients = new Map<string, BackendClient>();
   const transports: BackendTransport[] = [];
@@ -35,7 +36,7 @@ export function createBackendSet(config: GatewayConfig, { health, logSink, env =
       // OpenAPI validation finishes after the exchange wrote its record: the record waits for the outcome.
       const held = backend.openapi === null ? null : new HeldRecords(log);
       if (held !== null) heldRecords.set(name, held);
-      clients.set(name, createBackendClient(backend, { transport, health, log: held?.sink ?? log }));
+      clients.set(name, createBackendClient(backend, { transport, health, log: held?.sink ?? log, logEntry: held ? null : logEntry }));
     }
   } catch (error) {
     for (const transport of transports) void transport.destroy();

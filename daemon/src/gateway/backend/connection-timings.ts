@@ -3,8 +3,14 @@
  * each socket it opens; undici's `undici:client:sendHeaders` diagnostics channel tells which
  * socket a request went out on, and the first request on a socket gets its connect timings
  * (a reused connection spent no time connecting: its fields stay null).
+ *
+ * The channel is listened to only while there is something to learn from it: a new socket
+ * whose first request has not gone out yet, or a backend that may speak h2 (the protocol of
+ * each request's connection). With a subscriber undici publishes a message for every request
+ * of the process, and each request here waited a microtask for it; between new connections to
+ * HTTP/1.1 backends there is none, and a request is told at once: a reused connection, `http/1.1`.
  */
-import { subscribe } from 'node:diagnostics_channel';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 import type { buildConnector } from 'undici';
@@ -23,11 +29,49 @@ interface SocketRecord {
   claimed: boolean;
 }
 
+const SEND_HEADERS = 'undici:client:sendHeaders';
 const sockets = new WeakMap<object, SocketRecord>();
 
-/** Wraps an undici connector so that every socket it opens records how long each step took. */
-export function timedConnector(connect: buildConnector.connector): buildConnector.connector {
-  return function timedConnect(options, callback) {
+/** `h2` or `http/1.1`, as negotiated on the socket. */
+type SocketListener = (timings: ConnectTimings | null, protocol: string) => void;
+let waiting: SocketListener | null = null;
+
+/** Reasons to listen: new sockets not yet claimed, and live transports that may speak h2. */
+let holds = 0;
+
+function onSendHeaders(message: unknown): void {
+  const socket = (message as { socket: object & { alpnProtocol?: unknown } }).socket;
+  const record = sockets.get(socket);
+  const listener = waiting;
+  waiting = null;
+  const protocol = socket.alpnProtocol === 'h2' ? 'h2' : 'http/1.1';
+  if (!record || record.claimed) {
+    listener?.(null, protocol);
+    return;
+  }
+  record.claimed = true;
+  release();
+  listener?.(record.timings, protocol);
+}
+
+/** One more reason to listen to the channel (subscribes on the first). */
+function hold(): void {
+  if (holds++ === 0) subscribe(SEND_HEADERS, onSendHeaders);
+}
+
+function release(): void {
+  if (holds > 0 && --holds === 0) unsubscribe(SEND_HEADERS, onSendHeaders);
+}
+
+/**
+ * Wraps an undici connector so that every socket it opens records how long each step took.
+ * With `http2`, the channel is listened to for as long as the connector is in use (until
+ * `close()`), for the protocol of every request.
+ */
+export function timedConnector(connect: buildConnector.connector, { http2 = false }: { http2?: boolean } = {}): buildConnector.connector & { close(): void } {
+  let open = http2;
+  if (open) hold();
+  const timedConnect = function timedConnect(options: buildConnector.Options, callback: buildConnector.Callback): void {
     const start = performance.now();
     const record: SocketRecord = { timings: { dns: null, tcp: null, tls: null }, claimed: false };
     let lookedUpAt = start;
@@ -36,6 +80,13 @@ export function timedConnector(connect: buildConnector.connector): buildConnecto
     const socket = (connect as unknown as (o: buildConnector.Options, cb: buildConnector.Callback) => Socket | undefined)(options, callback);
     if (!socket) return;
     sockets.set(socket, record);
+    hold();
+    socket.once('close', () => {
+      if (record.claimed) return;
+      // Closed before any request went out on it: nothing to wait for.
+      record.claimed = true;
+      release();
+    });
     socket.once('lookup', () => {
       lookedUpAt = performance.now();
       record.timings.dns = round(lookedUpAt - start);
@@ -48,30 +99,26 @@ export function timedConnector(connect: buildConnector.connector): buildConnecto
       record.timings.tls = round(performance.now() - connectedAt);
     });
   };
+  return Object.assign(timedConnect as buildConnector.connector, {
+    close(): void {
+      if (!open) return;
+      open = false;
+      release();
+    },
+  });
 }
-
-/** `h2` or `http/1.1`, as negotiated on the socket. */
-type SocketListener = (timings: ConnectTimings | null, protocol: string) => void;
-let waiting: SocketListener | null = null;
-
-subscribe('undici:client:sendHeaders', (message) => {
-  const listener = waiting;
-  if (!listener) return;
-  waiting = null;
-  const socket = (message as { socket: object & { alpnProtocol?: unknown } }).socket;
-  const protocol = socket.alpnProtocol === 'h2' ? 'h2' : 'http/1.1';
-  const record = sockets.get(socket);
-  if (!record || record.claimed) return listener(null, protocol);
-  record.claimed = true;
-  listener(record.timings, protocol);
-});
 
 /**
  * Call from a dispatch handler's `onRequestStart`: undici then writes that request's
  * headers synchronously and publishes `sendHeaders`, which hands the listener the
- * connection's timings (null for a reused or unmeasured connection).
+ * connection's timings (null for a reused or unmeasured connection). When nothing listens to
+ * the channel, no new connection and no h2 backend is about: the listener is told at once.
  */
 export function awaitSocketTimings(listener: SocketListener): void {
+  if (holds === 0) {
+    listener(null, 'http/1.1');
+    return;
+  }
   waiting = listener;
   // Anything not claimed in this synchronous step belongs to no request of ours.
   queueMicrotask(() => {

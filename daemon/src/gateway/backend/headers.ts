@@ -30,6 +30,8 @@ export function withoutHopByHop(headers: HeaderMap): OutgoingHeaders {
 function connectionTokens(headers: HeaderMap): Set<string> | null {
   let tokens: Set<string> | null = null;
   for (const name in headers) {
+    // The length first: most names are not "connection" in any case.
+    if (name.length !== 10) continue;
     const value = headers[name];
     if (value === undefined || name.toLowerCase() !== 'connection') continue;
     tokens ??= new Set<string>();
@@ -74,4 +76,4 @@ function pick(headers: HeaderMap, names: ReadonlySet<string>): Record<string, st
   return out;
 }
 
-export { loggableUrl } from '../logs/loggable-url.js';
+export { loggableUrl } from '../../core/loggable-url.js';

@@ -35,8 +35,9 @@ export function createTransport(backend: BackendConfig, settings: Settings, env:
     ...(caFile ? { secureContext: caCache.get(caFile, backend.name) } : {}),
   };
   const timeout = backend.connectTimeout;
+  const connector = timedConnector(buildConnector({ ...tls, timeout, allowH2: backend.http2 }), { http2: backend.http2 });
   const agentOptions: Agent.Options = {
-    connect: timedConnector(buildConnector({ ...tls, timeout, allowH2: backend.http2 })),
+    connect: connector,
     connections: backend.maxConnections === 0 ? null : backend.maxConnections,
     allowH2: backend.http2,
     headersTimeout: backend.ttfbTimeout,
@@ -66,8 +67,8 @@ export function createTransport(backend: BackendConfig, settings: Settings, env:
     dispatcher,
     servername,
     route,
-    close: () => dispatcher.close(),
-    destroy: () => dispatcher.destroy(),
+    close: () => dispatcher.close().finally(() => connector.close()),
+    destroy: () => dispatcher.destroy().finally(() => connector.close()),
   };
 }
 

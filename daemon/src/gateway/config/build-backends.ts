@@ -1,7 +1,7 @@
 import type { Block, Range } from '../../hcl/index.js';
 import type { AttrReader, LoadScope } from './attr-reader.js';
 import { buildModifiers, invalid, logFields, NO_MODIFIERS, single } from './build-common.js';
-import { headerRange, plainRange } from './diagnostics.js';
+import { headerRange, plainRange, where } from './diagnostics.js';
 import type { FileChecks } from './file-checks.js';
 import { backendFor, checkSingleBackend, readHttpUrl, readOAuth2Client } from './build-oauth2.js';
 import type { BackendConfig, BackendOAuth2Config, BackendOpenApiConfig, Dyn, HealthConfig } from './model.js';
@@ -46,7 +46,7 @@ export class Backends {
       }
       const previous = seen.get(label);
       if (previous) {
-        this.scope.diags.error('Duplicate backend', `backend labels must be unique: "${label}" is already defined at ${previous.filename}:${previous.start.line},${previous.start.column}.`, labelRange);
+        this.scope.diags.error('Duplicate backend', `backend labels must be unique: "${label}" is already defined at ${where(previous)}.`, labelRange);
         continue;
       }
       seen.set(label, labelRange);

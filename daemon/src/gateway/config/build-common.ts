@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { Block, Expression, Range } from '../../hcl/index.js';
 import type { AttrReader, LoadScope } from './attr-reader.js';
-import { headerRange } from './diagnostics.js';
+import { headerRange, where } from './diagnostics.js';
 import type { AccessControl, CorsConfig, CustomLogFields, Dyn, JsonObject, Modifiers } from './model.js';
 
 /** What a block passes down to the blocks nested in it. */
@@ -116,7 +116,7 @@ export function single(blocks: readonly Block[], type: string, scope: LoadScope)
   const found = blocks.filter((b) => b.type === type);
   for (const extra of found.slice(1)) {
     const first = found[0] as Block;
-    scope.diags.error(`Duplicate ${type} block`, `Only one "${type}" block is allowed. Another was defined at ${first.typeRange.filename}:${first.typeRange.start.line},${first.typeRange.start.column}.`, headerRange(extra));
+    scope.diags.error(`Duplicate ${type} block`, `Only one "${type}" block is allowed. Another was defined at ${where(first.typeRange)}.`, headerRange(extra));
   }
   return found[0];
 }

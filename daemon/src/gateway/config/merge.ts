@@ -11,7 +11,7 @@ export interface MergedConfig {
 interface Node {
   readonly first: Block;
   readonly attributes: Record<string, Attribute>;
-  readonly children: Child[];
+  readonly children: Children;
   /** The file that last merged into this node: a second block with its key in that same file is a duplicate. */
   lastFile: number;
 }
@@ -20,6 +20,21 @@ interface Child {
   readonly key: string | null;
   file: number;
   item: Block | Node;
+}
+
+/** Children in order, with the first child of each key at hand (a 10,000-backend definitions block stays linear). */
+class Children {
+  readonly list: Child[] = [];
+  readonly #byKey = new Map<string, Child>();
+
+  find(key: string | null): Child | undefined {
+    return key === null ? undefined : this.#byKey.get(key);
+  }
+
+  push(child: Child): void {
+    this.list.push(child);
+    if (child.key !== null && !this.#byKey.has(child.key)) this.#byKey.set(child.key, child);
+  }
 }
 
 /** Blocks merged recursively with same-type, same-label blocks of later files. */
@@ -36,7 +51,7 @@ const MERGED_IN: Record<string, readonly string[]> = { root: ['server'], server:
  */
 export function mergeFiles(bodies: readonly Body[], diags: Diagnostics): MergedConfig {
   const several = bodies.length > 1;
-  const servers: Child[] = [];
+  const servers = new Children();
   let definitions: Node | undefined;
   let settings: Node | undefined;
   const envDefaults: Attribute[] = [];
@@ -62,7 +77,7 @@ export function mergeFiles(bodies: readonly Body[], diags: Diagnostics): MergedC
       }
     }
   });
-  const blocks = servers.map((c) => toBlock(c.item));
+  const blocks = servers.list.map((c) => toBlock(c.item));
   if (definitions) blocks.push(toBlock(definitions));
   if (settings) blocks.push(toBlock(settings));
   const first = bodies[0];
@@ -71,7 +86,7 @@ export function mergeFiles(bodies: readonly Body[], diags: Diagnostics): MergedC
 }
 
 function newNode(block: Block, file: number): Node {
-  return { first: block, attributes: {}, children: [], lastFile: file };
+  return { first: block, attributes: {}, children: new Children(), lastFile: file };
 }
 
 function mergeInto(node: Node, block: Block, file: number, several: boolean, diags: Diagnostics): void {
@@ -81,10 +96,10 @@ function mergeInto(node: Node, block: Block, file: number, several: boolean, dia
 }
 
 /** Adds `block` to `children`: merged, replacing, or appended, by the rules above. */
-function place(children: Child[], block: Block, parentType: string, file: number, several: boolean, diags: Diagnostics): void {
+function place(children: Children, block: Block, parentType: string, file: number, several: boolean, diags: Diagnostics): void {
   if (several && MERGED_IN[parentType]?.includes(block.type)) {
     const key = `${block.type} ${block.labels[0] ?? ''}`;
-    const existing = children.find((c) => c.key === key);
+    const existing = children.find(key);
     if (!existing) {
       const node = newNode(block, file);
       children.push({ key, file, item: node });
@@ -100,7 +115,7 @@ function place(children: Child[], block: Block, parentType: string, file: number
     return;
   }
   const key = replaceKey(block);
-  const existing = key === null ? undefined : children.find((c) => c.key === key);
+  const existing = children.find(key);
   if (existing && existing.file < file) {
     existing.item = block;
     existing.file = file;
@@ -140,6 +155,6 @@ function toBlock(item: Block | Node): Block {
     range: first.range,
     typeRange: first.typeRange,
     labelRanges: first.labelRanges,
-    body: { attributes: item.attributes, blocks: item.children.map((c) => toBlock(c.item)), range: first.body.range },
+    body: { attributes: item.attributes, blocks: item.children.list.map((c) => toBlock(c.item)), range: first.body.range },
   };
 }

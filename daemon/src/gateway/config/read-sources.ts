@@ -21,9 +21,10 @@ export interface ParsedFile {
  * order (as `-d` does). Unreadable files and invalid UTF-8 are diagnostics, like syntax
  * errors, so one run reports every broken file.
  */
-export async function readSources(paths: readonly string[], diags: Diagnostics): Promise<{ files: ParsedFile[]; sources: SourceFile[] }> {
+export async function readSources(paths: readonly string[], diags: Diagnostics): Promise<{ files: ParsedFile[]; sources: SourceFile[]; texts: Map<string, string> }> {
   const files: ParsedFile[] = [];
   const sources: SourceFile[] = [];
+  const texts = new Map<string, string>();
   for (const path of await expandDirectories(paths, diags)) {
     let bytes: Buffer;
     try {
@@ -34,13 +35,14 @@ export async function readSources(paths: readonly string[], diags: Diagnostics):
     }
     sources.push({ path, sha256: createHash('sha256').update(bytes).digest('hex') });
     const source = bytes.toString('utf8');
+    texts.set(path, source);
     const before = diags.list.length;
     checkEncoding(path, bytes, source, diags);
     const parsed = parse(source, path);
     diags.add(parsed.diagnostics);
     files.push({ path, body: parsed.body, clean: diags.list.length === before });
   }
-  return { files, sources };
+  return { files, sources, texts };
 }
 
 async function expandDirectories(paths: readonly string[], diags: Diagnostics): Promise<string[]> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { BackendUpdate } from '../../control/router.js';
-import { join, tempDir, writeFileSync } from '../reload/test-support.js';
-import { startApi } from './test-support.js';
+import type { BackendUpdate } from '../../main/app-router.js';
+import { join, tempDir, writeFileSync } from '../reload/testing/config-files.js';
+import { startApi } from './testing/control-api.js';
 
 const CONFIG = `server "main" {
   api "v1" {

@@ -2,11 +2,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { BackendUpdate } from '../../control/router.js';
+import type { BackendUpdate } from '../../main/app-router.js';
 import { Logger } from '../../core/logger.js';
 import { createHealthMonitor } from '../health/index.js';
-import { join, tempDir, writeFileSync } from '../reload/test-support.js';
-import { startApi } from './test-support.js';
+import { join, tempDir, writeFileSync } from '../reload/testing/config-files.js';
+import { startApi } from './testing/control-api.js';
 
 async function healthServer(): Promise<{ server: Server; port: number }> {
   const server = createServer((_req, res) => res.end('ok'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ReloadRecord } from '../../control/router.js';
-import { configText, join, tempDir, writeFileSync } from '../reload/test-support.js';
-import { startApi } from './test-support.js';
+import type { ReloadRecord } from '../../main/app-router.js';
+import { configText, join, tempDir, writeFileSync } from '../reload/testing/config-files.js';
+import { startApi } from './testing/control-api.js';
 
 function files(): { dir: string; main: string } {
   const dir = tempDir();
@@ -79,6 +79,8 @@ describe('config control API', () => {
     const result = await api.config.validate.mutate({ text: 'server "main" {\n  bogus = 1\n}\n', file: 'portico.hcl' });
     expect(result.ok).toBe(false);
     expect(result.diagnostics[0]).toMatchObject({ file: main, line: 2, column: 3, summary: 'Unsupported argument' });
+    // The lines shown are the candidate's, not the active file's.
+    expect(result.diagnostics[0]!.excerpt).toEqual({ firstLine: 1, lines: ['server "main" {', '  bogus = 1', '}'], line: 2, startColumn: 3, endColumn: 8 });
     await expect(api.config.validate.mutate({ text: '', file: 'nope.hcl' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
     expect(target.applied).toHaveLength(1);
   });

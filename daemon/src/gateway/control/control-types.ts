@@ -1,5 +1,8 @@
 // Plain data the control API returns for `config` and `backends`; the consoles import these
 // through AppRouter, so no Node types here.
+import type { SourceExcerpt } from '../../hcl/excerpt.js';
+
+export type { SourceExcerpt } from '../../hcl/excerpt.js';
 
 /** What started a reload: the first load, a saved file, SIGHUP, or the control API. */
 export type ReloadTrigger = 'start' | 'file' | 'signal' | 'control';
@@ -13,10 +16,20 @@ export interface ReloadDiagnostic {
   file: string | null;
   line: number | null;
   column: number | null;
+  /** Where the problem's range ends (exclusive); the daemon always sets it (optional for hand-made records, e.g. test fixtures). */
+  endLine?: number | null;
+  endColumn?: number | null;
   summary: string;
   detail: string;
-  /** The whole line as `portico config check` prints it. */
+  /** The whole line as `portico config check` prints it: `file:line,col-col: summary; detail`. */
   text: string;
+  /**
+   * The file's lines around the problem as they were loaded — for a rejected save the text as
+   * saved, not the one still serving — with secret values as `"***"`: the line before, the
+   * problem's line, the line after, never more of the file. Null without a position, and past
+   * the first 50 problems of one load. The daemon always sets it (optional for hand-made records).
+   */
+  excerpt?: SourceExcerpt | null;
 }
 
 export interface NameChanges {

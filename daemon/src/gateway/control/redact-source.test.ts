@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redactSource } from './redact-source.js';
+import { renderExcerpt, sourceExcerpt, type Range } from '../../hcl/index.js';
+import { redactExcerpt, redactSource, secretRanges } from './redact-source.js';
 
 const SOURCE = `// the comment stays
 server "main" {
@@ -60,5 +61,32 @@ describe('redacting the active configuration', () => {
 
   it('shows nothing of a text that does not parse', () => {
     expect(redactSource('backend "x" {\n  password = "s3cr3t"\n', 'broken.hcl')).toEqual({ text: null, redacted: 0 });
+  });
+});
+
+describe('redacting the excerpt of a rejected save', () => {
+  /** The excerpt around (line, column)-(line, endColumn) of `text` as shown, secret values hidden. */
+  const excerptOf = (text: string, line: number, column: number, endColumn: number): string[] => {
+    const range: Range = { filename: 'portico.hcl', start: { line, column, byte: 0 }, end: { line, column: endColumn, byte: 0 } };
+    return renderExcerpt(redactExcerpt(sourceExcerpt(text, range), text, secretRanges(text, 'portico.hcl'))).map((l) => l.text);
+  };
+
+  it('hides the secret values on the lines shown, even in a text that does not parse, and keeps the caret under the problem', () => {
+    const text = 'backend "x" {\n  basic_auth = "ops:s3cr3t"\n  bogus = 1\n  headers = { Authorization = "Bearer s3cr3t", x = 1 }\n}\nbroken = [\n';
+    expect(excerptOf(text, 3, 3, 8)).toEqual(['2 │   basic_auth = "***"', '3 │   bogus = 1', '  │   ^~~~~', '4 │   headers = { Authorization = "***", x = 1 }']);
+    // A problem right of a hidden value: the caret moves with the text.
+    expect(excerptOf(text, 4, 48, 49)).toEqual(['3 │   bogus = 1', '4 │   headers = { Authorization = "***", x = 1 }', `  │ ${' '.repeat(37)}^`, '5 │ }']);
+  });
+
+  it('keeps a secret string that was left open looking open, the caret over the hidden value', () => {
+    const text = 'backend "x" {\n  password = "s3cr3t\n}\n';
+    expect(excerptOf(text, 2, 14, 21)).toEqual(['1 │ backend "x" {', '2 │   password = "***', '  │              ^~~~', '3 │ }']);
+  });
+
+  it('hides every line of a secret heredoc', () => {
+    const text = 'oauth2 {\n  client_secret = <<-EOT\n    s3cr3t-heredoc\n  EOT\n  bogus = 1\n}\n';
+    const shown = excerptOf(text, 3, 5, 10).join('\n');
+    expect(shown).not.toContain('s3cr3t');
+    expect(shown).toContain('2 │   client_secret = "***"');
   });
 });

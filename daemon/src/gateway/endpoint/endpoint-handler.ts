@@ -1,12 +1,13 @@
-import type { AccessControl, EndpointConfig, ErrorHandlerConfig, HandlerBody, Permission } from '../config/model.js';
-import type { EndpointContext, EndpointHandler, GatewayResponse, GuardContext } from '../contracts.js';
+import type { AccessControl, EndpointConfig, ErrorHandlerConfig, HandlerBody, Modifiers, Permission } from '../config/model.js';
+import type { EndpointContext, EndpointHandler, EndpointRoute, GatewayResponse, GuardContext } from '../contracts.js';
 import { asGatewayError, GatewayError, handlerSpecificity } from '../errors/error-types.js';
 import { addPrivateCaching } from '../access/private-caching.js';
 import { evalCustomLogFields, evalDyn } from '../eval/eval-dyn.js';
 import { FORM_MEDIA_TYPE, mediaType } from '../eval/http-variables.js';
 import { RequestScope } from '../eval/request-scope.js';
-import { bodyPlanFor } from './body-plan.js';
+import { bodyPlanFor, type BodyPlan } from './body-plan.js';
 import { hasClientBody, readClientBody } from './client-body.js';
+import { compilePlainProxy, unmodified } from './plain-proxy.js';
 import { applyResponseContexts, type ResponseContext } from './response-contexts.js';
 import { runBody, type BodyEnv, type BodyOutcome } from './run-body.js';
 import { NO_MODIFIERS } from '../config/build-common.js';
@@ -15,41 +16,33 @@ import { NO_MODIFIERS } from '../config/build-common.js';
  * Serves routed endpoint requests: buffers the client body only when the endpoint's
  * expressions read it, runs the endpoint's blocks, catches errors with the most specific
  * error_handler (the endpoint's before the api's), and applies the response modifiers of
- * server, api, endpoint, proxy, backend and error_handler in that order.
+ * server, api, endpoint, proxy, backend and error_handler in that order. Each route is
+ * compiled once into the steps it uses (each wraps the next, as hono's middleware); a plain
+ * proxy route into plain-proxy.ts alone.
  */
 export interface EndpointHandlerOptions {
   /** Receives configuration warnings met while serving (e.g. `set_response_status = 204` dropping a body). */
   readonly logger?: { warn(message: string, fields?: Record<string, unknown>): void };
 }
 
+type RouteHandler = (ctx: EndpointContext) => Promise<GatewayResponse>;
+
 export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): EndpointHandler {
+  // Routes that were not compiled when applied (direct callers, tests) are compiled on first use.
+  const compiled = new WeakMap<EndpointConfig, RouteHandler>();
+  const compile = function compileRoute(route: EndpointRoute): RouteHandler {
+    return compilePlainProxy(route) ?? compileEndpoint(route, logger);
+  };
   return {
-    handle: async function handleEndpoint(ctx: EndpointContext): Promise<GatewayResponse> {
-      ctx.log.handler = 'endpoint';
-      const scope = new RequestScope({ config: ctx.config, request: ctx.request, health: ctx.backends.health, access: ctx.access });
-      const plan = bodyPlanFor(ctx.config, ctx.server, ctx.api, ctx.endpoint);
-      if (plan.loginLabels.size > 0) await ctx.access.prepareLogins(plan.loginLabels, ctx.signal);
-      const method = ctx.request.method;
-      const formPost = method === 'POST' && mediaType(ctx.request.headers['content-type']) === FORM_MEDIA_TYPE;
-      if ((plan.clientBody || (plan.formModifiers && formPost)) && hasClientBody(ctx.request.headers)) {
-        const length = ctx.request.headers['content-length'];
-        scope.setBody(await readClientBody(ctx.incoming, typeof length === 'string' ? length : undefined, ctx.endpoint.requestBodyLimit, ctx.signal));
+    compile,
+
+    handle: function handleEndpoint(ctx: EndpointContext): Promise<GatewayResponse> {
+      let handler = compiled.get(ctx.endpoint);
+      if (!handler) {
+        handler = compile({ config: ctx.config, server: ctx.server, api: ctx.api, endpoint: ctx.endpoint });
+        compiled.set(ctx.endpoint, handler);
       }
-      const env: BodyEnv = { ctx, scope, plan, signal: ctx.signal };
-      const labels = ctx.endpoint.access.effective;
-      const refused = labels.length === 0 ? null : await passAccessControls(labels, env);
-      const outcome = refused ?? (await runWithHandlers(ctx.endpoint, ctx.api?.errorHandlers ?? [], env, () => checkPermission(ctx, scope)));
-      const outer: ResponseContext[] = [
-        { modifiers: ctx.server.modifiers, scope, status: false },
-        ...(ctx.api ? [{ modifiers: ctx.api.modifiers, scope, status: false }] : []),
-      ];
-      const response = applyResponseContexts({ ...outcome.response }, [...outer, ...outcome.contexts]);
-      if (response.warning !== undefined) {
-        ctx.log.warnings = [...(ctx.log.warnings ?? []), response.warning];
-        logger?.warn(response.warning, { endpoint: ctx.endpoint.path, uid: ctx.request.id });
-      }
-      if (refused === null && labels.length > 0 && ctx.access.privateCaching(labels)) addPrivateCaching(response.headers);
-      return { status: response.status, headers: response.headers, body: response.body };
+      return handler(ctx);
     },
 
     guard: async function guardStatic(ctx: GuardContext): Promise<GatewayResponse | null> {
@@ -66,6 +59,95 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
       return { status: response.status, headers: response.headers, body: response.body };
     },
   };
+}
+
+/** One request through a compiled endpoint. */
+interface EndpointRun {
+  readonly ctx: EndpointContext;
+  readonly scope: RequestScope;
+  readonly env: BodyEnv;
+  /** An access control refused and its error handler answered. */
+  refused: boolean;
+}
+
+/** A step of an endpoint's chain: does its part and runs the rest (`next`), or answers itself. */
+type EndpointStep = (run: EndpointRun, next: (run: EndpointRun) => Promise<BodyOutcome>) => Promise<BodyOutcome>;
+
+function compose(steps: readonly EndpointStep[], last: (run: EndpointRun) => Promise<BodyOutcome>): (run: EndpointRun) => Promise<BodyOutcome> {
+  return steps.reduceRight<(run: EndpointRun) => Promise<BodyOutcome>>((next, step) => (run) => step(run, next), last);
+}
+
+/** The general endpoint: only the steps the route uses, then its blocks, then the response modifiers of every context. */
+function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logger: EndpointHandlerOptions['logger']): RouteHandler {
+  const plan = bodyPlanFor(config, server, api, endpoint);
+  const labels = endpoint.access.effective;
+  const steps: EndpointStep[] = [];
+  if (plan.loginLabels.size > 0) steps.push(prepareLogins(plan.loginLabels));
+  if (plan.clientBody || plan.formModifiers) steps.push(bufferClientBody(plan));
+  if (labels.length > 0) steps.push(accessControls(labels));
+  const run = compose(steps, runEndpointBody);
+  // Contexts whose modifiers are all unset change nothing: left out.
+  const outer: Modifiers[] = [server.modifiers, ...(api ? [api.modifiers] : [])].filter((m) => !unmodified(m));
+  return async function endpointRequest(ctx: EndpointContext): Promise<GatewayResponse> {
+    ctx.log.handler = 'endpoint';
+    const scope = new RequestScope({ config: ctx.config, request: ctx.request, health: ctx.backends.health, access: ctx.access });
+    const env: BodyEnv = {
+      ctx,
+      scope,
+      plan,
+      // Made only when a step reads the body or a response, or an access control needs it.
+      get signal() {
+        return ctx.signal;
+      },
+    };
+    const state: EndpointRun = { ctx, scope, env, refused: false };
+    const outcome = await run(state);
+    const contexts: ResponseContext[] = outer.map((modifiers) => ({ modifiers, scope, status: false }));
+    const response = applyResponseContexts({ ...outcome.response }, contexts.length === 0 ? outcome.contexts : [...contexts, ...outcome.contexts]);
+    if (response.warning !== undefined) {
+      ctx.log.warnings = [...(ctx.log.warnings ?? []), response.warning];
+      logger?.warn(response.warning, { endpoint: ctx.endpoint.path, uid: ctx.request.id });
+    }
+    if (!state.refused && labels.length > 0 && ctx.access.privateCaching(labels)) addPrivateCaching(response.headers);
+    return { status: response.status, headers: response.headers, body: response.body };
+  };
+}
+
+/** Loads what the login URLs of these labels need before anything evaluates them. */
+function prepareLogins(labels: ReadonlySet<string>): EndpointStep {
+  return async function prepareLoginsStep(run, next) {
+    await run.ctx.access.prepareLogins(labels, run.ctx.signal);
+    return next(run);
+  };
+}
+
+/** Buffers the client body when an expression reads it, or for the form modifiers of a urlencoded POST. */
+function bufferClientBody(plan: BodyPlan): EndpointStep {
+  return async function bufferClientBodyStep(run, next) {
+    const { ctx, scope } = run;
+    const formPost = ctx.request.method === 'POST' && mediaType(ctx.request.headers['content-type']) === FORM_MEDIA_TYPE;
+    if ((plan.clientBody || (plan.formModifiers && formPost)) && hasClientBody(ctx.request.headers)) {
+      const length = ctx.request.headers['content-length'];
+      scope.setBody(await readClientBody(ctx.incoming, typeof length === 'string' ? length : undefined, ctx.endpoint.requestBodyLimit, ctx.signal));
+    }
+    return next(run);
+  };
+}
+
+/** The endpoint's access controls: a refusal answered by an error handler ends the chain here. */
+function accessControls(labels: readonly string[]): EndpointStep {
+  return async function accessControlsStep(run, next) {
+    const refused = await passAccessControls(labels, run.env);
+    if (refused === null) return next(run);
+    run.refused = true;
+    return refused;
+  };
+}
+
+/** The permission check and the endpoint's blocks, with its error handlers and the api's. */
+function runEndpointBody(run: EndpointRun): Promise<BodyOutcome> {
+  const { ctx, scope, env } = run;
+  return runWithHandlers(ctx.endpoint, ctx.api?.errorHandlers ?? [], env, () => checkPermission(ctx, scope));
 }
 
 /**

@@ -23,7 +23,17 @@ export type BodyEnv = Omit<UpstreamEnv, 'body' | 'clientBlock'>;
  */
 export async function runBody(body: HandlerBody, env: BodyEnv): Promise<BodyOutcome | null> {
   const clientBlock = body.response ? null : 'default';
-  const upstreamEnv: UpstreamEnv = { ...env, body, clientBlock };
+  // Not a spread: that would read `signal`, which is made only when used.
+  const upstreamEnv: UpstreamEnv = {
+    ctx: env.ctx,
+    scope: env.scope,
+    plan: env.plan,
+    get signal() {
+      return env.signal;
+    },
+    body,
+    clientBlock,
+  };
   const results = new Map<string, UpstreamResult>();
   const failures = new Map<string, GatewayError>();
   const dependsOn = (name: string): readonly string[] => block(body, name)?.config.dependsOn ?? [];

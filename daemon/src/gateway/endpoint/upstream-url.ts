@@ -28,8 +28,11 @@ export function upstreamUrl(input: UpstreamUrlInput): URL {
   const { backend, client, scope } = input;
   let origin = backend.origin;
   let path = client ? client.pathname : '/';
-  const query = new URLSearchParams(client ? client.search : '');
+  // Most requests have no query: no parameters to carry.
+  const search = client ? client.search : '';
+  let query = search === '' ? null : new URLSearchParams(search);
   if (input.url !== null) {
+    query ??= new URLSearchParams();
     const given = parseUrl(input.url, origin, input.block);
     if (/^[a-z][a-z0-9+.-]*:/i.test(input.url)) {
       if (given.protocol !== 'http:' && given.protocol !== 'https:') throw new GatewayError('configuration', `${input.block}: url ${JSON.stringify(input.url)} must use http or https`);
@@ -47,9 +50,10 @@ export function upstreamUrl(input: UpstreamUrlInput): URL {
   if (backendPath !== null && backendPath !== '') path = withWildcard(backendPath, input.wildcard);
   const prefix = evalOptional(backend.pathPrefix, scope, { name: 'path_prefix', type: 'string' });
   if (prefix !== null && prefix !== '') path = `${prefix.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-  const out = new URL(origin);
-  out.pathname = path.startsWith('/') ? path : `/${path}`;
-  out.search = query.toString();
+  // The client's path as it is (parsed already, so no `?`, `#` or dot segment in it) goes in with the origin in one parse.
+  const out = path === client?.pathname ? new URL(`${origin}${path}`) : new URL(origin);
+  if (path !== client?.pathname) out.pathname = path.startsWith('/') ? path : `/${path}`;
+  if (query !== null) out.search = query.toString();
   return out;
 }
 

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { BackendConfig, HandlerBody, ModifierMap, ProxyConfig, RequestConfig } from '../config/model.js';
+import type { BackendConfig, Dyn, HandlerBody, ModifierMap, ProxyConfig, RequestConfig } from '../config/model.js';
 import type { BackendRequest, BackendResponse, BackendResponseHead, EndpointContext } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { evalCustomLogFields, evalDyn, evalOptional } from '../eval/eval-dyn.js';
@@ -8,6 +8,7 @@ import type { BackendRequestFacts, BackendResponseFacts, EvalScope, RequestScope
 import { applyRequestHeaderModifiers, setHeaders, type HeaderRecord } from '../modifiers/header-modifiers.js';
 import { applyFormModifiers, applyQueryModifiers, hasFormModifiers, setParams } from '../modifiers/params-modifiers.js';
 import type { BodyPlan } from './body-plan.js';
+import { backendRequest } from './backend-request.js';
 import { hasClientBody } from './client-body.js';
 import { endToEndHeaders } from './hop-headers.js';
 import { discardBody, readAll } from './read-all.js';
@@ -47,8 +48,8 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   if (!backend) throw new GatewayError('configuration', `${block.kind} "${name}": backend "${block.config.backend}" is not defined`);
   const outgoing = block.kind === 'proxy' ? proxyRequest(block.config, backend, env) : requestBlockRequest(block.config, backend, env);
   const facts: BackendRequestFacts = { id: ctx.request.id, method: outgoing.method, url: outgoing.url, headers: outgoing.headers, body: Buffer.isBuffer(outgoing.body) ? outgoing.body : null };
-  // The backend block's expressions see the request as it was before the block changed it.
-  const backendScope = scope.forBackend({ ...facts, headers: { ...outgoing.headers }, url: new URL(outgoing.url.href) }, null);
+  // The backend block's expressions see the request as it was before the block changed it (a copy, made only when it has some).
+  const backendScope = backendHasExpressions(backend) ? scope.forBackend({ ...facts, headers: { ...outgoing.headers }, url: new URL(outgoing.url.href) }, null) : scope;
   finishBackendRequest(outgoing, backend, backendScope, ctx);
   scope.recordBackendRequest(name, facts);
 
@@ -57,21 +58,23 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   // body: the response head comes with the call, the body only once this block has read it.
   const customLogFields = (head: BackendResponseHead | null): Record<string, unknown> | null =>
     backend.customLogFields.length === 0 ? null : evalCustomLogFields(backend.customLogFields, scope.forBackend(facts, resFacts ?? (head && { status: head.status, headers: endToEndHeaders(head.headers), body: null })), (e) => (ctx.log.warnings = [...(ctx.log.warnings ?? []), `custom_log_fields of backend "${backend.name}": ${e.detail}`]));
-  const response = await ctx.backends.get(backend.name).send({ ...outgoing, signal: env.signal, requestId: ctx.request.id, handler: name, customLogFields });
+  const response = await ctx.backends.get(backend.name).send(backendRequest(ctx, outgoing, name, customLogFields));
   const expected = block.config.expectedStatus;
   if (expected !== null && !expected.includes(response.status)) {
     // Error handlers may read what came back (`backend_responses.<name>.status`, its body when an expression reads it).
     const wanted = env.plan.allResponseBodies || env.plan.responseBodies.has(name);
-    const body = wanted ? await readAll(response.body, env.signal) : null;
-    if (!wanted) discardBody(response.body);
+    const body = wanted ? (response.buffered ?? (await readAll(response.body, env.signal))) : null;
+    if (!wanted && response.buffered === undefined) discardBody(response.body);
     scope.recordBackendResponse(name, { status: response.status, headers: endToEndHeaders(response.headers), body });
     throw new GatewayError('unexpected_status', `${block.kind} "${name}": backend "${backend.name}" answered ${response.status}, expected ${expected.join(', ')}`, { source: backend.name });
   }
   const streams = env.clientBlock === name && !env.plan.allResponseBodies && !env.plan.responseBodies.has(name) && !env.plan.backendResponseBodies.has(backend.name);
-  const body = streams ? response.body : await readAll(response.body, env.signal);
+  // A small body was read whole already: given as it is, streamed or not.
+  const body = response.buffered ?? (streams ? response.body : await readAll(response.body, env.signal));
   const headers = endToEndHeaders(response.headers);
   // A copy: response modifiers change `headers` later, and the variable shows the backend's answer.
-  resFacts = { status: response.status, headers: { ...headers }, body: Buffer.isBuffer(body) ? body : null };
+  // A body on its way to the client untouched is not a variable (as when it streams).
+  resFacts = { status: response.status, headers: { ...headers }, body: !streams && Buffer.isBuffer(body) ? body : null };
   const contexts: ResponseContext[] = [
     ...(block.kind === 'proxy' ? [{ modifiers: block.config.modifiers, scope, status: false }] : []),
     // websockets: the block's response modifiers apply to the backend's answer to the upgrade.
@@ -85,7 +88,7 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
 type Outgoing = { method: string; url: URL; headers: HeaderRecord; body: BackendRequest['body'] };
 
 /** Client headers a proxy does not pass on by itself: Host is the backend's, Authorization and Cookie are the client's credentials for the gateway. */
-const PROXY_DROPPED_HEADERS: readonly string[] = ['host', 'authorization', 'cookie'];
+export const PROXY_DROPPED_HEADERS: readonly string[] = ['host', 'authorization', 'cookie'];
 
 function proxyRequest(proxy: ProxyConfig, backend: BackendConfig, env: UpstreamEnv): Outgoing {
   const { ctx, scope } = env;
@@ -160,6 +163,19 @@ function finishBackendRequest(outgoing: Outgoing, backend: BackendConfig, scope:
   if (basicAuth) outgoing.headers['authorization'] = `Basic ${Buffer.from(basicAuth).toString('base64')}`;
   const idHeader = ctx.config.settings.requestIdBackendHeader;
   if (idHeader !== '') outgoing.headers[idHeader.toLowerCase()] = ctx.request.id;
+}
+
+const expressive = new WeakMap<BackendConfig, boolean>();
+
+/** Whether the backend's modifiers, hostname or basic_auth are expressions (evaluated with `backend_request`). */
+function backendHasExpressions(backend: BackendConfig): boolean {
+  let has = expressive.get(backend);
+  if (has === undefined) {
+    const dyns = [backend.hostname, backend.basicAuth, ...Object.values(backend.modifiers)] as (Dyn<unknown> | null)[];
+    has = dyns.some((dyn) => dyn?.kind === 'expr');
+    expressive.set(backend, has);
+  }
+  return has;
 }
 
 function setBodyHeaders(headers: HeaderRecord, body: BackendRequest['body']): void {

@@ -1,3 +1,4 @@
+import { PorticoError } from '../../core/errors.js';
 /**
  * The gateway's error types (docs/gateway.md, "Errors"): each has a super-type, a default
  * status and the synopsis the client sees. The detail goes to the log line only.
@@ -72,7 +73,7 @@ export interface GatewayErrorOptions {
 }
 
 /** An error the gateway answers with its type's status and synopsis; `detail` is for the log only. */
-export class GatewayError extends Error {
+export class GatewayError extends PorticoError {
   readonly status: number;
   readonly synopsis: string;
   readonly headers: Readonly<Record<string, string>>;
@@ -83,7 +84,8 @@ export class GatewayError extends Error {
     readonly detail: string,
     options: GatewayErrorOptions = {},
   ) {
-    super(`${kind}: ${detail}`, options.cause === undefined ? undefined : { cause: options.cause });
+    // The error type is the stable code (`backend_timeout`, ...); the client sees its status.
+    super(kind, `${kind}: ${detail}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GatewayError';
     this.status = options.status ?? ERROR_TYPES[kind].status;
     this.synopsis = ERROR_TYPES[kind].synopsis;

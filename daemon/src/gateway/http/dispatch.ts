@@ -5,11 +5,13 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { AccessControl, ApiConfig, CorsConfig, EndpointConfig, FilesConfig, Modifiers, ServerConfig, SpaConfig } from '../config/model.js';
-import type { AccessLogFields, EndpointHandler, GatewayResponse, RequestInfo } from '../contracts.js';
+import type { GatewayConfig } from '../config/model.js';
+import type { AccessControlSet, AccessLogFields, BackendSet, EndpointContext, EndpointHandler, GatewayResponse, RequestInfo } from '../contracts.js';
 import { DEFAULT_HTML_TEMPLATE, type ErrorTemplate } from '../errors/error-template.js';
 import { addPrivateCaching } from '../access/private-caching.js';
 import { GatewayError } from '../errors/error-types.js';
 import { isPreflight } from './cors.js';
+import type { RequestLifetime } from './request-lifetime.js';
 import { hostName } from './forwarded-url.js';
 import { underBasePath, type RouteTarget, type Runtime, type ServerRuntime } from './runtime.js';
 import { bootstrapResponse, serveFile, STATIC_METHODS } from './static-files.js';
@@ -39,11 +41,14 @@ export interface DispatchInput {
   /** Path as received, without the query. */
   readonly path: string;
   readonly search: string;
-  readonly request: Omit<RequestInfo, 'pathParams' | 'wildcard'>;
+  /** Its path parameters and wildcard are set here once the route is known. */
+  readonly request: RequestInfo;
   readonly incoming: IncomingMessage;
   readonly endpointHandler: EndpointHandler;
+  /** True when `endpointHandler` is the one the runtime's routes were compiled with (their compiled handlers serve). */
+  readonly compiled: boolean;
   readonly log: AccessLogFields;
-  readonly signal: AbortSignal;
+  readonly lifetime: RequestLifetime;
 }
 
 export function emptyPlacement(): Placement {
@@ -64,7 +69,9 @@ export async function dispatch(input: DispatchInput, placement: Placement): Prom
   const match = srv.router.match(input.path);
   if (!match) throw new GatewayError('route_not_found', `no route for ${input.path}`);
   const method = input.request.method;
-  const request: RequestInfo = { ...input.request, pathParams: match.params, wildcard: match.rest };
+  const request = input.request as { -readonly [K in keyof RequestInfo]: RequestInfo[K] };
+  request.pathParams = match.params;
+  request.wildcard = match.rest;
   placement.pathParams = match.params;
   placement.wildcard = match.rest;
 
@@ -98,21 +105,67 @@ export async function dispatch(input: DispatchInput, placement: Placement): Prom
     if (preflight) return preflight;
     if (!endpoint.allowedMethods.includes(method)) throw methodNotAllowed(method, endpoint.allowedMethods);
     input.log.handler ??= 'endpoint';
-    return input.endpointHandler.handle({
-      config: input.runtime.config,
-      access: input.runtime.access,
-      server: srv.server,
-      api,
-      endpoint,
-      request,
-      incoming: input.incoming,
-      backends: input.runtime.backends,
-      log: input.log,
-      signal: input.signal,
-    });
+    if (input.compiled && target.handle !== null) return target.handle(new RouteContext(input, srv.server, api, endpoint, request));
+    return input.endpointHandler.handle(endpointContext(input, srv, api, endpoint, request));
   }
   // Only files routes matched, and none had the file: a 404 in the block the path is under.
   throw new GatewayError('route_not_found', `no file for ${input.path}`);
+}
+
+/**
+ * The context of a compiled route: its AbortSignal is made only when read (access controls,
+ * body reads), by a getter of the class (cheaper to make than an object with its own getter).
+ */
+class RouteContext implements EndpointContext {
+  readonly config: GatewayConfig;
+  readonly access: AccessControlSet;
+  readonly incoming: IncomingMessage;
+  readonly backends: BackendSet;
+  readonly log: AccessLogFields;
+  readonly cancel: RequestLifetime;
+
+  constructor(
+    input: DispatchInput,
+    readonly server: ServerConfig,
+    readonly api: ApiConfig | null,
+    readonly endpoint: EndpointConfig,
+    readonly request: RequestInfo,
+  ) {
+    this.config = input.runtime.config;
+    this.access = input.runtime.access;
+    this.incoming = input.incoming;
+    this.backends = input.runtime.backends;
+    this.log = input.log;
+    this.cancel = input.lifetime;
+  }
+
+  get signal(): AbortSignal {
+    return this.cancel.signal;
+  }
+}
+
+/**
+ * The context given to an endpoint handler other than the one the routes were compiled with
+ * (upgrade requests): a plain object, as such handlers copy it with a spread; its AbortSignal,
+ * an own getter, is made only when read.
+ */
+function endpointContext(input: DispatchInput, srv: ServerRuntime, api: ApiConfig | null, endpoint: EndpointConfig, request: RequestInfo): EndpointContext {
+  const { lifetime } = input;
+  return {
+    config: input.runtime.config,
+    access: input.runtime.access,
+    server: srv.server,
+    api,
+    endpoint,
+    request,
+    incoming: input.incoming,
+    backends: input.runtime.backends,
+    log: input.log,
+    cancel: lifetime,
+    get signal(): AbortSignal {
+      return lifetime.signal;
+    },
+  };
 }
 
 /** A files or spa block's access controls, run by the endpoint handler (it runs their error handlers). */
@@ -128,7 +181,7 @@ function guard(input: DispatchInput, srv: ServerRuntime, path: string, access: A
     incoming: input.incoming,
     backends: input.runtime.backends,
     log: input.log,
-    signal: input.signal,
+    signal: input.lifetime.signal,
   });
 }
 

@@ -10,8 +10,10 @@ type Headers = Readonly<Record<string, string | readonly string[] | undefined>>;
 function first(headers: Headers, name: string): string | undefined {
   const raw = headers[name];
   const value = Array.isArray(raw) ? raw[0] : (raw as string | undefined);
+  if (value === undefined) return undefined;
   // Proxies append: the first entry is the one closest to the client.
-  const head = value?.split(',')[0]?.trim();
+  const comma = value.indexOf(',');
+  const head = (comma === -1 ? value : value.slice(0, comma)).trim();
   return head === '' ? undefined : head;
 }
 
@@ -41,22 +43,22 @@ function isHostPort(value: string): boolean {
 export function requestUrl(settings: Pick<Settings, 'xfh' | 'acceptForwardedUrl'>, headers: Headers, rawPath: string, fallbackHost: string, scheme: 'http' | 'https' = 'http'): URL {
   let protocol: string = scheme;
   let host = requestHost(settings, headers, fallbackHost);
-  const accepts = new Set(settings.acceptForwardedUrl);
-  if (accepts.has('proto')) {
+  const accepts = settings.acceptForwardedUrl;
+  if (accepts.includes('proto')) {
     const proto = first(headers, 'x-forwarded-proto')?.toLowerCase();
     if (proto === 'http' || proto === 'https') {
       protocol = proto;
       host = stripPort(host);
     }
   }
-  if (accepts.has('host')) {
+  if (accepts.includes('host')) {
     const xfh = first(headers, 'x-forwarded-host');
     if (xfh !== undefined && isHostPort(xfh)) {
       const port = portOf(host);
       host = portOf(xfh) === null && port !== null ? `${xfh}:${port}` : xfh;
     }
   }
-  if (accepts.has('port')) {
+  if (accepts.includes('port')) {
     const port = first(headers, 'x-forwarded-port');
     if (port !== undefined && /^\d{1,5}$/.test(port) && Number(port) <= 65535) host = `${stripPort(host)}:${port}`;
   }

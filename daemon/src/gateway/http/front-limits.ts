@@ -4,7 +4,7 @@
  * a target, an HTTP/0.9 request, HTTP/1.1 without Host) the parser lets through.
  */
 import type { IncomingMessage, ServerOptions } from 'node:http';
-import { DEFAULT_GATEWAY_FRONT, type GatewayFrontSettings } from '../../core/gateway-front-settings.js';
+import { DEFAULT_GATEWAY_FRONT, type GatewayFrontSettings } from './front-settings.js';
 import { GatewayError } from '../errors/error-types.js';
 
 export type FrontLimits = GatewayFrontSettings;

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { readSettings } from '../../core/settings.js';
+import { readGatewayFrontSettings } from './front-settings.js';
 import { createEndpointHandler } from '../endpoint/endpoint-handler.js';
 import { checkingIntervalMs } from './front-limits.js';
 import { rawExchange, rawHeader } from './raw-socket.js';
@@ -29,7 +29,7 @@ describe('front timeouts', () => {
   });
 
   it('drops a slowloris client within about 10 s by default (the effective settings, not a wait)', async () => {
-    const daemonDefault = readSettings({}).gatewayFront;
+    const daemonDefault = readGatewayFrontSettings({});
     const gw = await startGateway(CONFIG);
     for (const limits of [daemonDefault, gw.server.limits]) {
       expect(limits.headerTimeoutMs + checkingIntervalMs(limits)).toBeLessThanOrEqual(11_000);

@@ -15,7 +15,8 @@ import { createGatewayLogSink, isConfigurableLogSink, logSinkSettings } from '..
 import { answerClientError, type ClientError } from './client-errors.js';
 import { DevCertificateStore, devCertificateNames, type DevCredentials } from './dev-tls.js';
 import { DEFAULT_FRONT_LIMITS, nodeServerOptions, type FrontLimits } from './front-limits.js';
-import { handleRequest, type PipelineDeps, type RequestSlot } from './request-pipeline.js';
+import { handleRequest, localHost, type PipelineDeps, type RequestSlot } from './request-pipeline.js';
+import { RequestLifetime } from './request-lifetime.js';
 import { buildRuntime, type Runtime } from './runtime.js';
 import { createWebsocketUpgrades, type UpgradeHooks, type WebsocketUpgrades } from '../websockets/websocket-upgrades.js';
 
@@ -57,10 +58,15 @@ interface Listener {
   closed: Promise<void> | null;
 }
 
-/** What a client error on a socket needs of the request in flight there. */
-interface SocketRequest {
-  readonly controller: AbortController;
-  readonly res: ServerResponse;
+/**
+ * The requests in flight on one client connection (usually one; more when the client
+ * pipelines): the connection closing cancels those not answered yet, with one `close`
+ * listener per connection rather than one per request.
+ */
+interface ConnectionRequests {
+  readonly inflight: InFlight[];
+  /** The connection's local `address:port`, for requests without a Host. */
+  readonly fallbackHost: string;
 }
 
 interface RuntimeSlot {
@@ -71,8 +77,9 @@ interface RuntimeSlot {
 }
 
 interface InFlight {
-  readonly controller: AbortController;
-  readonly done: Promise<void>;
+  readonly lifetime: RequestLifetime;
+  readonly res: ServerResponse;
+  done: Promise<void> | null;
 }
 
 export class GatewayServer implements ReloadTarget {
@@ -83,7 +90,7 @@ export class GatewayServer implements ReloadTarget {
   readonly #tlsListeners = new Map<number, Listener>();
   readonly #limits: FrontLimits;
   readonly #devCertificates: DevCertificateStore;
-  readonly #socketRequests = new WeakMap<Duplex, SocketRequest>();
+  readonly #connectionRequests = new WeakMap<Duplex, ConnectionRequests>();
   #connections = 0;
   #capWarnedAt = 0;
   readonly #inflight = new Set<InFlight>();
@@ -164,7 +171,7 @@ export class GatewayServer implements ReloadTarget {
     const backends = this.#options.createBackends(config);
     let runtime: Runtime;
     try {
-      runtime = buildRuntime(config, backends, (message) => this.#options.logger.warn(message));
+      runtime = buildRuntime(config, backends, (message) => this.#options.logger.warn(message), this.#options.endpointHandler);
     } catch (error) {
       await backends.close();
       throw new Error(`gateway: cannot build the routes of the configuration: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
@@ -255,11 +262,11 @@ export class GatewayServer implements ReloadTarget {
    * answered on the socket (client-errors.ts), or the socket is closed when a response began.
    */
   #onClientError(listener: Listener, error: ClientError, socket: Duplex): void {
-    const inflight = this.#socketRequests.get(socket);
+    const inflight = this.#connectionRequests.get(socket)?.inflight.at(-1);
     if (inflight && !inflight.res.writableEnded) {
       if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && !inflight.res.headersSent) {
         const detail = `the request body did not arrive within ${this.#limits.bodyTimeoutMs}ms of the request's start (PORTICO_GATEWAY_BODY_TIMEOUT)`;
-        inflight.controller.abort(new GatewayError('client_request', detail, { status: 408, headers: { connection: 'close' } }));
+        inflight.lifetime.cancel(new GatewayError('client_request', detail, { status: 408, headers: { connection: 'close' } }));
         // A handler that ignores its abort must not keep the connection.
         const timer = setTimeout(() => socket.destroy(), 1000).unref();
         inflight.res.once('close', () => clearTimeout(timer));
@@ -310,30 +317,42 @@ export class GatewayServer implements ReloadTarget {
     }
     // The request finishes on the runtime it arrived on, whatever is applied meanwhile.
     current.inflight += 1;
-    const controller = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort(new GatewayError('client_request', 'client closed the connection'));
-    });
-    const slot: RequestSlot = { runtime: current.runtime, port: listener.port, controller, tls: listener.tls, ...upgrade };
-    const socketRequest: SocketRequest = { controller, res };
-    this.#socketRequests.set(req.socket, socketRequest);
-    const entry: InFlight = {
-      controller,
-      done: handleRequest(this.#deps, slot, req, res)
-        .catch((error: unknown) => {
-          this.#options.logger.error('gateway request failed', { error: error instanceof Error ? error.message : String(error) });
-          if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('internal error\n');
-          else res.destroy();
-        })
-        .finally(() => {
-          this.#inflight.delete(entry);
-          if (this.#socketRequests.get(req.socket) === socketRequest) this.#socketRequests.delete(req.socket);
-          current.inflight -= 1;
-          this.#releaseIfIdle(current);
-          if (listener.closing) listener.server.closeIdleConnections();
-        }),
-    };
+    const lifetime = new RequestLifetime();
+    const connection = this.#connection(req, listener.port);
+    const base = { runtime: current.runtime, port: listener.port, lifetime, tls: listener.tls, fallbackHost: connection.fallbackHost };
+    const slot: RequestSlot = upgrade ? { ...base, ...upgrade } : base;
+    const entry: InFlight = { lifetime, res, done: null };
+    connection.inflight.push(entry);
     this.#inflight.add(entry);
+    const settle = (): void => {
+      this.#inflight.delete(entry);
+      const at = connection.inflight.indexOf(entry);
+      if (at !== -1) connection.inflight.splice(at, 1);
+      current.inflight -= 1;
+      this.#releaseIfIdle(current);
+      if (listener.closing) listener.server.closeIdleConnections();
+    };
+    entry.done = handleRequest(this.#deps, slot, req, res).then(settle, (error: unknown) => {
+      this.#options.logger.error('gateway request failed', { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('internal error\n');
+      else res.destroy();
+      settle();
+    });
+  }
+
+  /** The requests of a client connection; its first request starts following its close. */
+  #connection(req: IncomingMessage, port: number): ConnectionRequests {
+    const socket = req.socket;
+    let connection = this.#connectionRequests.get(socket);
+    if (!connection) {
+      const requests: ConnectionRequests = { inflight: [], fallbackHost: localHost(req, port) };
+      socket.once('close', () => {
+        for (const entry of requests.inflight) if (!entry.res.writableFinished) entry.lifetime.cancel(new GatewayError('client_request', 'client closed the connection'));
+      });
+      this.#connectionRequests.set(socket, requests);
+      connection = requests;
+    }
+    return connection;
   }
 
   /** Closes a replaced runtime's backends once its last request ended. */
@@ -366,7 +385,7 @@ export class GatewayServer implements ReloadTarget {
     clearTimeout(timer);
     if (outcome === 'timeout') {
       this.#options.logger.warn('gateway shutdown timeout: aborting in-flight requests', { inflight: this.#inflight.size, websockets: this.#websockets.size });
-      for (const f of this.#inflight) f.controller.abort(new GatewayError('server_shutdown', 'shutdown timeout reached'));
+      for (const f of this.#inflight) f.lifetime.cancel(new GatewayError('server_shutdown', 'shutdown timeout reached'));
       for (const l of listeners) l.server.closeAllConnections();
     }
     // A listener's close waits for its upgraded sockets too.

@@ -1,7 +1,8 @@
 /**
  * Request ids. `common` is the peer's shape (an xid): 12 bytes — 4 of Unix seconds, 5 random
  * per process, 3 of a counter — written as 20 characters of lower-case base32hex
- * (`0-9a-v`), so ids sort by time and never repeat within a process. `uuid4` is RFC 4122.
+ * (`0-9a-v`), so ids sort by time and never repeat within a process; the characters of the
+ * time and process bytes are made once a second. `uuid4` is RFC 4122.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Settings } from '../config/model.js';
@@ -10,13 +11,23 @@ const ALPHABET = '0123456789abcdefghijklmnopqrstuv';
 const PROCESS_BYTES = randomBytes(5);
 let counter = randomBytes(3).readUIntBE(0, 3);
 
+/** The first 14 characters (70 bits: the 4 time bytes and 38 bits of the process bytes) for one second, kept. */
+let prefixSecond = -1;
+let prefix = '';
+
 export function commonRequestId(now: number = Date.now()): string {
-  const bytes = Buffer.alloc(12);
-  bytes.writeUInt32BE(Math.floor(now / 1000) >>> 0, 0);
-  PROCESS_BYTES.copy(bytes, 4);
+  const second = Math.floor(now / 1000) >>> 0;
+  if (second !== prefixSecond) {
+    const bytes = Buffer.alloc(9);
+    bytes.writeUInt32BE(second, 0);
+    PROCESS_BYTES.copy(bytes, 4);
+    prefix = base32hex(bytes).slice(0, 14);
+    prefixSecond = second;
+  }
   counter = (counter + 1) & 0xffffff;
-  bytes.writeUIntBE(counter, 9, 3);
-  return base32hex(bytes);
+  // The last 26 bits: 2 of the last process byte, the 24 of the counter, padded to 30.
+  const tail = (((PROCESS_BYTES[4] as number) & 3) << 24) | counter;
+  return prefix + ALPHABET[(tail >>> 21) & 31] + ALPHABET[(tail >>> 16) & 31] + ALPHABET[(tail >>> 11) & 31] + ALPHABET[(tail >>> 6) & 31] + ALPHABET[(tail >>> 1) & 31] + ALPHABET[(tail << 4) & 31];
 }
 
 function base32hex(bytes: Buffer): string {

@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import type { AccessDenial, AccessLogFields, EndpointHandler, GatewayLogSink, GatewayResponse, RequestInfo } from '../contracts.js';
 import { errorResponse } from '../errors/error-response.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
-import { accessRecord } from '../logs/access-record.js';
+import { logAccess } from '../logs/log-sink.js';
 import { applyResponseHeaderModifiers, evalCustomLogFields, RequestScope } from '../eval/index.js';
 import { maybeGzip, stripSecureCookies } from './client-response.js';
 import { corsHeaders } from './cors.js';
@@ -16,6 +16,7 @@ import { dispatch, emptyPlacement } from './dispatch.js';
 import { requestHost, requestUrl } from './forwarded-url.js';
 import { requestIdFor } from './request-id.js';
 import { checkRequestLine, type FrontLimits } from './front-limits.js';
+import type { RequestLifetime } from './request-lifetime.js';
 import { checkRequestPath } from './request-path.js';
 import type { Runtime } from './runtime.js';
 
@@ -35,9 +36,12 @@ export interface RequestSlot {
   readonly runtime: Runtime;
   /** The configured port the request arrived on. */
   readonly port: number;
-  readonly controller: AbortController;
+  /** Cancelled when the client goes away, the body timeout passes or the shutdown deadline. */
+  readonly lifetime: RequestLifetime;
   /** The request came in on an https_dev_proxy listener. */
   readonly tls?: boolean;
+  /** The connection's local `address:port` (the host of a request that names none), when known. */
+  readonly fallbackHost?: string;
   /** Replaces the server's endpoint handler for this request (upgrade requests: gateway/websockets). */
   readonly endpointHandler?: EndpointHandler;
   /** Writes the response itself (a websocket's 101), or gives null to have it sent as usual. */
@@ -55,12 +59,13 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
   const search = queryAt === -1 ? '' : rawUrl.slice(queryAt);
   const { id, refused: badRequestId } = requestIdFor(settings, req.headers);
-  const fallbackHost = `${req.socket.localAddress?.includes(':') ? `[${req.socket.localAddress}]` : (req.socket.localAddress ?? 'localhost')}:${req.socket.localPort ?? port}`;
+  const fallbackHost = slot.fallbackHost ?? localHost(req, port);
   const url = requestUrl(settings, req.headers, rawUrl, fallbackHost, slot.tls ? 'https' : 'http');
   const host = requestHost(settings, req.headers, fallbackHost);
   const log: AccessLogFields = {};
   const placement = emptyPlacement();
-  const info: Omit<RequestInfo, 'pathParams' | 'wildcard'> = { id, method, url, clientIp: req.socket.remoteAddress ?? '', headers: req.headers, startedAt };
+  // Routing fills in the path parameters and the wildcard.
+  const info: RequestInfo = { id, method, url, clientIp: req.socket.remoteAddress ?? '', headers: req.headers, startedAt, pathParams: NO_PARAMS, wildcard: null };
 
   let response: GatewayResponse;
   let failure: GatewayError | null = null;
@@ -76,10 +81,12 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
     try {
       if (badRequestId !== null) throw new GatewayError('client_request', badRequestId);
       checkRequestPath(path);
-      response = await dispatch({ runtime, port, host, path, search, request: info, incoming: req, endpointHandler: slot.endpointHandler ?? deps.endpointHandler, log, signal: slot.controller.signal }, placement);
+      const endpointHandler = slot.endpointHandler ?? deps.endpointHandler;
+      // The routes were compiled with the server's endpoint handler; one given for this request serves instead.
+      response = await dispatch({ runtime, port, host, path, search, request: info, incoming: req, endpointHandler, compiled: slot.endpointHandler === undefined, log, lifetime: slot.lifetime }, placement);
     } catch (error) {
       // The front's abort reason (body timeout, shutdown) says what happened better than the error it caused.
-      const reason: unknown = slot.controller.signal.aborted ? slot.controller.signal.reason : undefined;
+      const reason: unknown = slot.lifetime.reason;
       failure = asGatewayError(reason instanceof GatewayError ? reason : error);
       response = errorResponse({ error: failure, template: placement.template, requestId: id, path, method });
     }
@@ -109,35 +116,42 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   const responseBytes = await (slot.respond?.(final) ?? send(res, final));
 
   // The block's own fields (server → api → endpoint/files/spa); the access controls' were added to `log.custom` as they ran.
-  const custom = !scope ? {} : evalCustomLogFields(placement.customLogFields, scope, (error) =>
+  const custom = !scope ? null : evalCustomLogFields(placement.customLogFields, scope, (error) =>
     deps.logSink.write({ timestamp: new Date().toISOString(), level: 'error', type: 'gateway_daemon', uid: id, message: `custom_log_fields: ${error.detail}` }),
   );
-  deps.logSink.write(
-    accessRecord({
-      startedAt,
-      durationMs: performance.now() - started,
-      requestId: id,
-      method,
-      url,
-      status: final.status,
-      server: placement.server?.name ?? null,
-      api: placement.api?.name ?? null,
-      endpoint: placement.endpoint?.pattern ?? null,
-      handler: log.handler ?? null,
-      clientIp: info.clientIp,
-      authUser: log.authUser ?? null,
-      requestHeaders: req.headers,
-      requestBytes: Number(req.headers['content-length'] ?? 0) || 0,
-      tls: slot.tls ?? false,
-      protocol: `HTTP/${req.httpVersion}`,
-      responseHeaders: final.headers,
-      responseBytes,
-      errorType: failure?.kind ?? log.errorType ?? null,
-      message: failure?.detail ?? log.errorDetail ?? null,
-      custom: { ...(log.custom ?? {}), ...custom, ...(log.handlerCustom ?? {}) },
-      ...(health ? { level: 'debug' as const } : {}),
-    }),
-  );
+  logAccess(deps.logSink, {
+    startedAt,
+    durationMs: performance.now() - started,
+    requestId: id,
+    method,
+    url,
+    status: final.status,
+    server: placement.server?.name ?? null,
+    api: placement.api?.name ?? null,
+    endpoint: placement.endpoint?.pattern ?? null,
+    handler: log.handler ?? null,
+    clientIp: info.clientIp,
+    authUser: log.authUser ?? null,
+    requestHeaders: req.headers,
+    requestBytes: Number(req.headers['content-length'] ?? 0) || 0,
+    tls: slot.tls ?? false,
+    protocol: req.httpVersion === '1.1' ? 'HTTP/1.1' : `HTTP/${req.httpVersion}`,
+    responseHeaders: final.headers,
+    responseBytes,
+    errorType: failure?.kind ?? log.errorType ?? null,
+    message: failure?.detail ?? log.errorDetail ?? null,
+    custom: log.custom === undefined && custom === null && log.handlerCustom === undefined ? NO_FIELDS : { ...log.custom, ...custom, ...log.handlerCustom },
+    ...(health ? { level: 'debug' as const } : {}),
+  });
+}
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+const NO_FIELDS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+/** `address:port` the request came in on: its host when it names none. */
+export function localHost(req: IncomingMessage, port: number): string {
+  const address = req.socket.localAddress;
+  return `${address?.includes(':') ? `[${address}]` : (address ?? 'localhost')}:${req.socket.localPort ?? port}`;
 }
 
 function healthResponse(draining: boolean, method: string): GatewayResponse {
@@ -155,12 +169,14 @@ function mergeVary(current: string | string[] | undefined, cors: Record<string, 
   return { ...cors, vary: `${existing}, ${cors.vary}` };
 }
 
-/** Writes the response; resolves with the body bytes written (the client going away ends it early). */
-async function send(res: ServerResponse, response: GatewayResponse): Promise<number> {
-  const headers = { ...response.headers };
+/**
+ * Writes the response; resolves with the body bytes written (the client going away ends it
+ * early). The head goes as one flat list of name and value (no per-header calls), and a body
+ * in memory goes with it in the same write.
+ */
+function send(res: ServerResponse, response: GatewayResponse): Promise<number> | number {
   const noBody = response.status === 204 || response.status === 304;
-  if (noBody) delete headers['content-length'];
-  res.writeHead(response.status, headers);
+  res.writeHead(response.status, headLines(response.headers, noBody));
   const body = response.body;
   if (body === null || noBody) {
     if (body !== null && !Buffer.isBuffer(body)) body.destroy();
@@ -174,6 +190,17 @@ async function send(res: ServerResponse, response: GatewayResponse): Promise<num
     return gone ? 0 : body.length;
   }
   return pipeBody(body, res);
+}
+
+/** `[name, value, name, value...]` for writeHead; without Content-Length for an answer that has no body. */
+function headLines(headers: GatewayResponse['headers'], noBody: boolean): (string | string[])[] {
+  const lines: (string | string[])[] = [];
+  for (const name in headers) {
+    if (noBody && name === 'content-length') continue;
+    const value = headers[name];
+    if (value !== undefined) lines.push(name, value);
+  }
+  return lines;
 }
 
 /**

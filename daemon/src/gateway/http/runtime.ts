@@ -6,16 +6,25 @@
  */
 import type { ApiConfig, CorsConfig, EndpointConfig, FilesConfig, GatewayConfig, ServerConfig, SpaConfig } from '../config/model.js';
 import { createAccessControlSet } from '../access/access-set.js';
-import type { AccessControlSet, BackendSet } from '../contracts.js';
+import type { AccessControlSet, BackendSet, EndpointContext, EndpointHandler, GatewayResponse } from '../contracts.js';
 import { DEFAULT_HTML_TEMPLATE, DEFAULT_JSON_TEMPLATE, defaultTemplate, errorFileType, loadErrorFile, type ErrorTemplate } from '../errors/error-template.js';
 import { joinPaths, parsePathPattern, patternKey } from '../router/path-pattern.js';
 import { PathRouter } from '../router/path-router.js';
 import { effectiveCors } from './cors.js';
 
 export type RouteTarget =
-  | { readonly kind: 'endpoint'; readonly api: ApiConfig | null; readonly endpoint: EndpointConfig; readonly cors: CorsConfig | null }
+  | {
+      readonly kind: 'endpoint';
+      readonly api: ApiConfig | null;
+      readonly endpoint: EndpointConfig;
+      readonly cors: CorsConfig | null;
+      /** The endpoint compiled by the server's endpoint handler when the configuration was applied, or null. */
+      readonly handle: RouteHandler | null;
+    }
   | { readonly kind: 'files'; readonly files: FilesConfig; readonly cors: CorsConfig | null }
   | { readonly kind: 'spa'; readonly spa: SpaConfig; readonly cors: CorsConfig | null };
+
+type RouteHandler = (ctx: EndpointContext) => Promise<GatewayResponse>;
 
 /** The order in which a group's targets are tried. */
 const TARGET_RANK = { files: 0, endpoint: 1, spa: 2 } as const;
@@ -60,7 +69,8 @@ export interface Runtime {
   readonly problems: readonly string[];
 }
 
-export function buildRuntime(config: GatewayConfig, backends: BackendSet, warn?: (message: string) => void): Runtime {
+/** `endpointHandler` compiles each endpoint route into the handler it needs (when it can). */
+export function buildRuntime(config: GatewayConfig, backends: BackendSet, warn?: (message: string) => void, endpointHandler?: EndpointHandler): Runtime {
   const problems: string[] = [];
   const templates = new Map<string, ErrorTemplate>();
   const templateFor = (file: string | null, fallback: ErrorTemplate): ErrorTemplate => {
@@ -77,7 +87,8 @@ export function buildRuntime(config: GatewayConfig, backends: BackendSet, warn?:
 
   const ports = new Map<number, { byHost: Map<string, ServerRuntime>; fallback: ServerRuntime | null }>();
   for (const server of config.servers) {
-    const runtime = buildServer(server, templateFor);
+    const compile = (api: ApiConfig | null, endpoint: EndpointConfig): RouteHandler | null => endpointHandler?.compile?.({ config, server, api, endpoint }) ?? null;
+    const runtime = buildServer(server, templateFor, compile);
     for (const { host, port } of server.hosts) {
       let entry = ports.get(port);
       if (!entry) ports.set(port, (entry = { byHost: new Map(), fallback: null }));
@@ -90,7 +101,7 @@ export function buildRuntime(config: GatewayConfig, backends: BackendSet, warn?:
   return { config, backends, access: createAccessControlSet(config, backends, warn ? { warn } : {}), ports: frozen, problems };
 }
 
-function buildServer(server: ServerConfig, templateFor: (file: string | null, fallback: ErrorTemplate) => ErrorTemplate): ServerRuntime {
+function buildServer(server: ServerConfig, templateFor: (file: string | null, fallback: ErrorTemplate) => ErrorTemplate, compile: (api: ApiConfig | null, endpoint: EndpointConfig) => RouteHandler | null): ServerRuntime {
   const groups = new Map<string, RouteGroup>();
   const router = new PathRouter<RouteGroup>();
   const add = (path: string, target: RouteTarget): void => {
@@ -106,10 +117,10 @@ function buildServer(server: ServerConfig, templateFor: (file: string | null, fa
     groups.set(key, created);
     router.add(pattern, created);
   };
-  for (const endpoint of server.endpoints) add(endpoint.path, { kind: 'endpoint', api: null, endpoint, cors: effectiveCors(server, null) });
+  for (const endpoint of server.endpoints) add(endpoint.path, { kind: 'endpoint', api: null, endpoint, cors: effectiveCors(server, null), handle: compile(null, endpoint) });
   for (const api of server.apis) {
     const cors = effectiveCors(server, api.cors);
-    for (const endpoint of api.endpoints) add(endpoint.path, { kind: 'endpoint', api, endpoint, cors });
+    for (const endpoint of api.endpoints) add(endpoint.path, { kind: 'endpoint', api, endpoint, cors, handle: compile(api, endpoint) });
   }
   for (const files of server.files) add(joinPaths(files.basePath, '/**'), { kind: 'files', files, cors: effectiveCors(server, files.cors) });
   for (const spa of server.spas) for (const path of spa.paths) add(path, { kind: 'spa', spa, cors: effectiveCors(server, spa.cors) });

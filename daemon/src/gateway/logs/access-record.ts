@@ -3,7 +3,8 @@
  * docs/gateway.md "Logs". Headers pass the allow-list here and again in the sink.
  */
 import type { GatewayLogRecord } from '../contracts.js';
-import { loggableUrl } from './loggable-url.js';
+import { isoTime } from './iso-time.js';
+import { loggableUrl } from '../../core/loggable-url.js';
 import { loggableHeaders, LOGGED_REQUEST_HEADERS, LOGGED_RESPONSE_HEADERS } from './header-allow-list.js';
 
 type Headers = Readonly<Record<string, string | readonly string[] | number | undefined>>;
@@ -39,7 +40,7 @@ const round = (ms: number): number => Math.round(ms * 1000) / 1000;
 
 export function accessRecord(input: AccessRecordInput): GatewayLogRecord {
   const record: Record<string, unknown> = {
-    timestamp: new Date(input.startedAt).toISOString(),
+    timestamp: isoTime(input.startedAt),
     level: input.level ?? (input.errorType ? 'error' : 'info'),
     type: 'gateway_access',
     uid: input.requestId,

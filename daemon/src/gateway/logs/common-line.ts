@@ -5,7 +5,12 @@
  *   backend: [<timestamp>] backend <name> "<METHOD> <url>" <status|-> <total>ms ttfb=<ms> id=<uid> handler=<h> [error_type=.. message=".."]
  *   daemon:  [<timestamp>] <LEVEL> <message> key=value...
  */
+import type { BackendLogInput } from '../backend/backend-log.js';
 import type { GatewayLogRecord } from '../contracts.js';
+import { GatewayError } from '../errors/error-types.js';
+import type { AccessRecordInput } from './access-record.js';
+import { isoTime } from './iso-time.js';
+import { loggableUrl } from '../../core/loggable-url.js';
 
 export function formatCommonLine(record: GatewayLogRecord): string {
   switch (record.type) {
@@ -23,6 +28,36 @@ function accessLine(r: GatewayLogRecord): string {
   const timings = asObject(r.timings);
   const head = `${text(r.client_ip)} - ${text(r.auth_user)} [${r.timestamp}] "${text(r.method)} ${text(r.url)}" ${text(r.status)} ${text(response.bytes)} ${ms(timings.total)}`;
   return [head, ...pairs(r, ['uid:id', 'handler', 'server', 'api', 'endpoint', 'error_type', 'message']), ...customPair(r)].join(' ');
+}
+
+/**
+ * The access line of `input` without building its record first (the hot path): the same text
+ * as formatCommonLine(accessRecord(input)) for an input without custom fields.
+ */
+export function accessLineOf(input: AccessRecordInput): string {
+  let line = `${text(input.clientIp)} - ${text(input.authUser)} [${isoTime(input.startedAt)}] "${text(input.method)} ${text(loggableUrl(input.url))}" ${input.status} ${input.responseBytes} ${ms(Math.round(input.durationMs * 1000) / 1000)}`;
+  if (input.requestId) line += ` id=${quote(input.requestId)}`;
+  if (input.handler) line += ` handler=${quote(input.handler)}`;
+  if (input.server) line += ` server=${quote(input.server)}`;
+  if (input.api) line += ` api=${quote(input.api)}`;
+  if (input.endpoint) line += ` endpoint=${quote(input.endpoint)}`;
+  if (input.errorType) line += ` error_type=${quote(input.errorType)}`;
+  if (input.message) line += ` message=${quote(input.message)}`;
+  return line;
+}
+
+/** The backend line of `input` without building its record first: the same text as formatCommonLine(backendLogRecord(input)) without custom fields. */
+export function backendLineOf(input: BackendLogInput): string {
+  const { error, timings } = input;
+  let line = `[${isoTime(input.startedAt)}] backend ${text(input.backend)} "${text(input.method)} ${text(loggableUrl(input.url))}" ${text(input.status)} ${ms(timings.total)}`;
+  if (timings.ttfb !== null) line += ` ttfb=${ms(timings.ttfb)}`;
+  if (input.requestId) line += ` id=${quote(input.requestId)}`;
+  if (input.handler) line += ` handler=${quote(input.handler)}`;
+  if (error instanceof GatewayError) {
+    if (error.kind) line += ` error_type=${quote(error.kind)}`;
+    if (error.detail) line += ` message=${quote(error.detail)}`;
+  } else if (error?.message) line += ` message=${quote(error.message)}`;
+  return line;
 }
 
 function backendLine(r: GatewayLogRecord): string {

@@ -3,9 +3,12 @@
  * errors), the reload outcomes, the backends' health read from the HealthMonitor at scrape
  * time, build info and process figures. Rendered in the Prometheus text format.
  */
+import type { BackendLogInput } from '../backend/backend-log.js';
 import type { GatewayLogRecord, HealthMonitor } from '../contracts.js';
+import { GatewayError } from '../errors/error-types.js';
+import type { AccessRecordInput } from '../logs/access-record.js';
 import { renderExposition } from './exposition.js';
-import { CollectedGauge, Counter, Histogram, type Instrument } from './instruments.js';
+import { CollectedGauge, Counter, Histogram, keyOf, type Instrument } from './instruments.js';
 
 /** The outcomes a reload record carries (`ReloadRecord.result`). */
 export type ReloadResult = 'applied' | 'rejected' | 'failed';
@@ -26,6 +29,10 @@ export interface GatewayMetricsOptions {
 export interface GatewayMetrics {
   /** Counts one log record (access and backend records; others are ignored). Never throws. */
   observe(record: GatewayLogRecord): void;
+  /** Counts an access record given by its parts (what observe reads of its record). */
+  observeAccess(entry: AccessRecordInput): void;
+  /** Counts a backend record given by its parts. */
+  observeBackend(entry: BackendLogInput): void;
   /**
    * Reads this monitor at scrape time for `gateway_backend_up` and `gateway_backend_health_state`
    * (set after creating it: the monitor logs its checks through the metrics sink).
@@ -43,6 +50,54 @@ export interface GatewayMetrics {
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value));
 const msToSeconds = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value / 1000 : null);
 const totalMs = (record: GatewayLogRecord): unknown => (record['timings'] as { total?: unknown } | null | undefined)?.total;
+
+/** Status codes as label values, made once each. */
+const STATUS_TEXT: string[] = [];
+const statusText = (status: number): string => (Number.isInteger(status) && status >= 0 && status < 1000 ? (STATUS_TEXT[status] ??= String(status)) : String(status));
+
+/** Label values and their series key. */
+interface Series {
+  readonly values: readonly string[];
+  readonly key: string;
+}
+
+interface KeptSeries extends Series {
+  /** The series of one outcome (method and status, or code) under these labels. */
+  outcome(a: string, b: string, values: () => string[]): Series;
+}
+
+/** Series kept by up to three label values, found again without building a key (the values are configuration names and small closed sets). */
+class SeriesCache {
+  readonly #root = new Map<string, Map<string, Map<string, KeptSeries>>>();
+
+  at(a: string, b: string, c: string, values: () => string[]): KeptSeries {
+    let byB = this.#root.get(a);
+    if (!byB) this.#root.set(a, (byB = new Map()));
+    let byC = byB.get(b);
+    if (!byC) byB.set(b, (byC = new Map()));
+    let kept = byC.get(c);
+    if (!kept) byC.set(c, (kept = keptSeries(values())));
+    return kept;
+  }
+}
+
+function keptSeries(values: string[]): KeptSeries {
+  const outcomes = new Map<string, Map<string, Series>>();
+  return {
+    values,
+    key: keyOf(values),
+    outcome(a, b, make) {
+      let byB = outcomes.get(a);
+      if (!byB) outcomes.set(a, (byB = new Map()));
+      let series = byB.get(b);
+      if (!series) {
+        const outcomeValues = make();
+        byB.set(b, (series = { values: outcomeValues, key: keyOf(outcomeValues) }));
+      }
+      return series;
+    },
+  };
+}
 
 export function createGatewayMetrics({ version, serviceName: initialName = 'gateway' }: GatewayMetricsOptions): GatewayMetrics {
   let serviceName = initialName;
@@ -87,27 +142,39 @@ export function createGatewayMetrics({ version, serviceName: initialName = 'gate
     }, 'counter'),
   ];
 
-  function observeAccess(record: GatewayLogRecord): void {
-    const labels = [serviceName, text(record['server']), text(record['api']), text(record['endpoint'])];
-    clientRequests.inc([...labels, text(record['method']), text(record['status'])]);
-    const seconds = msToSeconds(totalMs(record));
-    if (seconds !== null) clientDuration.observe(labels, seconds);
-    const errorType = text(record['error_type']);
-    if (errorType) clientErrors.inc([...labels, errorType]);
+  // The label values of what is counted often, with their keys, kept by route (or backend) and
+  // outcome: counting a request builds no array or key. Dropped when the service name changes.
+  let routeSeries = new SeriesCache();
+  let backendSeries = new SeriesCache();
+
+  // Records and their parts count the same: each is read into these labels and figures.
+  function countAccess(server: string, api: string, endpoint: string, method: string, status: string, seconds: number | null, errorType: string): void {
+    const route = routeSeries.at(server, api, endpoint, () => [serviceName, server, api, endpoint]);
+    const requests = route.outcome(method, status, () => [serviceName, server, api, endpoint, method, status]);
+    clientRequests.inc(requests.values, 1, requests.key);
+    if (seconds !== null) clientDuration.observe(route.values, seconds, route.key);
+    if (errorType) clientErrors.inc([...route.values, errorType]);
   }
 
-  function observeBackend(record: GatewayLogRecord): void {
-    const backend = text(record['backend']);
-    const code = typeof record['status'] === 'number' ? String(record['status']) : NO_RESPONSE_CODE;
-    if (record['handler'] === HEALTH_CHECK_HANDLER) {
+  function countBackend(backend: string, status: unknown, handler: unknown, seconds: number | null, errorType: string): void {
+    const code = typeof status === 'number' ? statusText(status) : NO_RESPONSE_CODE;
+    if (handler === HEALTH_CHECK_HANDLER) {
       healthChecks.inc([serviceName, backend, code]);
       return;
     }
-    backendRequests.inc([serviceName, backend, code]);
-    const seconds = msToSeconds(totalMs(record));
-    if (seconds !== null) backendDuration.observe([serviceName, backend], seconds);
-    const errorType = text(record['error_type']);
+    const series = backendSeries.at(backend, '', '', () => [serviceName, backend]);
+    const requests = series.outcome(code, '', () => [serviceName, backend, code]);
+    backendRequests.inc(requests.values, 1, requests.key);
+    if (seconds !== null) backendDuration.observe(series.values, seconds, series.key);
     if (errorType) backendErrors.inc([serviceName, backend, errorType]);
+  }
+
+  function observeAccess(record: GatewayLogRecord): void {
+    countAccess(text(record['server']), text(record['api']), text(record['endpoint']), text(record['method']), text(record['status']), msToSeconds(totalMs(record)), text(record['error_type']));
+  }
+
+  function observeBackend(record: GatewayLogRecord): void {
+    countBackend(text(record['backend']), record['status'], record['handler'], msToSeconds(totalMs(record)), text(record['error_type']));
   }
 
   return {
@@ -119,10 +186,20 @@ export function createGatewayMetrics({ version, serviceName: initialName = 'gate
     },
     setServiceName(name) {
       serviceName = name;
+      routeSeries = new SeriesCache();
+      backendSeries = new SeriesCache();
     },
     observe(record) {
       if (record.type === 'gateway_access') observeAccess(record);
       else if (record.type === 'gateway_backend') observeBackend(record);
+    },
+    observeAccess(entry) {
+      // The record's duration is rounded to the microsecond before it is counted.
+      countAccess(text(entry.server), text(entry.api), text(entry.endpoint), text(entry.method), statusText(entry.status), msToSeconds(Math.round(entry.durationMs * 1000) / 1000), text(entry.errorType));
+    },
+    observeBackend(entry) {
+      const errorType = entry.error instanceof GatewayError ? entry.error.kind : '';
+      countBackend(text(entry.backend), entry.status, entry.handler, msToSeconds(entry.timings.total), errorType);
     },
     recordReload(result) {
       for (const r of RELOAD_RESULTS) reloads.touch([serviceName, r]);

@@ -21,7 +21,7 @@ function checkArity(name: string, labelNames: readonly string[], values: LabelVa
 }
 
 /** Label values joined by a separator no label value carries (they are names, patterns, methods and codes). */
-function keyOf(values: LabelValues): string {
+export function keyOf(values: LabelValues): string {
   return values.length === 1 ? (values[0] as string) : values.join('\u0000');
 }
 
@@ -38,9 +38,9 @@ export class Counter implements Instrument {
     readonly labelNames: readonly string[],
   ) {}
 
-  inc(values: LabelValues, by = 1): void {
+  /** `key` is keyOf(values) when the caller kept it (label values it counts often). */
+  inc(values: LabelValues, by = 1, key = keyOf(values)): void {
     checkArity(this.name, this.labelNames, values);
-    const key = keyOf(values);
     const series = this.#series.get(key);
     if (series) series.value += by;
     else this.#series.set(key, { values: [...values], value: by });
@@ -83,10 +83,10 @@ export class Histogram implements Instrument {
     this.buckets = [...buckets].sort((a, b) => a - b);
   }
 
-  observe(values: LabelValues, value: number): void {
+  /** `key` is keyOf(values) when the caller kept it. */
+  observe(values: LabelValues, value: number, key = keyOf(values)): void {
     checkArity(this.name, this.labelNames, values);
     if (!Number.isFinite(value)) return;
-    const key = keyOf(values);
     let series = this.#series.get(key);
     if (!series) {
       series = { values: [...values], counts: this.buckets.map(() => 0), sum: 0, count: 0 };

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { ConfigManager } from '../reload/config-manager.js';
-import { tempDir } from '../reload/test-support.js';
+import { tempDir } from '../reload/testing/config-files.js';
 import { testLogger } from '../backend/testing/backend-fixture.js';
 import { createGatewayMetrics } from './gateway-metrics.js';
 import { sampleValue } from './testing/exposition-parser.js';

@@ -4,7 +4,9 @@
  * them all the same. A configurable inner sink stays configurable through the decorator.
  */
 import type { GatewayLogRecord, GatewayLogSink } from '../contracts.js';
-import { isConfigurableLogSink, type ConfigurableLogSink, type LogSinkSettings } from '../logs/log-sink.js';
+import type { BackendLogInput } from '../backend/backend-log.js';
+import type { AccessRecordInput } from '../logs/access-record.js';
+import { isConfigurableLogSink, logAccess, logBackend, type ConfigurableLogSink, type LogSinkSettings } from '../logs/log-sink.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 
 export function createMetricsSink(inner: ConfigurableLogSink, metrics: GatewayMetrics): ConfigurableLogSink;
@@ -18,9 +20,28 @@ export function createMetricsSink(inner: GatewayLogSink, metrics: GatewayMetrics
     }
     inner.write(record);
   };
-  if (!isConfigurableLogSink(inner)) return { write };
+  // Records given by their parts are counted from the parts and passed on as parts: built only if the inner sink writes them.
+  const writeAccess = function countAccessThenLog(entry: AccessRecordInput): void {
+    try {
+      metrics.observeAccess(entry);
+    } catch {
+      // As above.
+    }
+    logAccess(inner, entry);
+  };
+  const writeBackend = function countBackendThenLog(entry: BackendLogInput): void {
+    try {
+      metrics.observeBackend(entry);
+    } catch {
+      // As above.
+    }
+    logBackend(inner, entry);
+  };
+  if (!isConfigurableLogSink(inner)) return { write, writeAccess, writeBackend };
   const configurable: ConfigurableLogSink = {
     write,
+    writeAccess,
+    writeBackend,
     configure(settings: LogSinkSettings) {
       inner.configure(settings);
     },

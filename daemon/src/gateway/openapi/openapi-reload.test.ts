@@ -3,7 +3,7 @@ import { createBackendSet } from '../backend/index.js';
 import { createEndpointHandler } from '../endpoint/endpoint-handler.js';
 import { fixedHealth } from '../endpoint/test-support.js';
 import { GatewayServer } from '../http/gateway-server.js';
-import { join, startManager, tempDir, writeFileSync } from '../reload/test-support.js';
+import { join, startManager, tempDir, writeFileSync } from '../reload/testing/config-files.js';
 import { PETS_YAML, petsBackend } from './test-support.js';
 
 const servers: GatewayServer[] = [];

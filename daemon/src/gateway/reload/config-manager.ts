@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
+import { configWatchSet } from '../../core/config-sources.js';
+import { FileWatcher } from '../../core/file-watcher.js';
 import type { LogFields } from '../../core/logger.js';
+import { renderExcerpt } from '../../hcl/index.js';
 import { loadGatewayConfig } from '../config/load.js';
 import type { GatewayConfig } from '../config/model.js';
 import type { ReloadTarget } from '../contracts.js';
 import type { ConfigStatus, ReloadDiagnostic, ReloadDiff, ReloadRecord, ReloadTrigger, SourceHash, ValidationResult } from '../control/control-types.js';
 import { diffConfigs } from './config-diff.js';
-import { ConfigWatcher } from './config-watcher.js';
 import { changedPaths, hashFiles, sameHashes } from './file-hashes.js';
-import { ConfigLoadError, toReloadDiagnostic } from './reload-diagnostics.js';
+import { ConfigLoadError, toReloadDiagnostics } from './reload-diagnostics.js';
 import { validateCandidate } from './validate-candidate.js';
 
 export interface ReloadLogger {
@@ -61,7 +63,7 @@ export class ConfigManager {
   readonly #options: ConfigManagerOptions;
   readonly #files: readonly string[];
   readonly #instance = randomBytes(4).toString('hex');
-  readonly #watcher: ConfigWatcher;
+  readonly #watcher: FileWatcher;
   readonly #history: ReloadRecord[] = [];
   readonly #listeners = new Set<(record: ReloadRecord) => void>();
   #seq = 0;
@@ -69,14 +71,13 @@ export class ConfigManager {
   #lastAttempt: ReadonlyMap<string, string> | null = null;
   #running: Promise<void> | null = null;
   #pending: Pending | null = null;
-  #timer: NodeJS.Timeout | null = null;
   #watching = false;
   #stopped = false;
 
   constructor(options: ConfigManagerOptions) {
     this.#options = options;
     this.#files = options.files.map((f) => resolve(f));
-    this.#watcher = new ConfigWatcher(() => this.#fileChanged());
+    this.#watcher = new FileWatcher(() => this.#fileChanged(), { debounceMs: options.debounceMs });
   }
 
   /** The configuration serving now; null before the first applied load. */
@@ -91,7 +92,8 @@ export class ConfigManager {
   async start(): Promise<GatewayConfig> {
     const record = await this.#request('start');
     if (!record || record.result !== 'applied' || !this.#active) {
-      const lines = record?.result === 'failed' ? [`configuration could not be applied: ${record.error ?? 'unknown error'}`] : errorLines(record?.diagnostics ?? []);
+      // At start the operator reads this on the terminal: each problem with its lines, as `config check` prints them.
+      const lines = record?.result === 'failed' ? [`configuration could not be applied: ${record.error ?? 'unknown error'}`] : errorLines(record?.diagnostics ?? [], true);
       throw new ConfigLoadError(lines.join('\n'), record?.diagnostics ?? []);
     }
     this.#watching = true;
@@ -101,8 +103,6 @@ export class ConfigManager {
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
     await this.#watcher.close();
     await this.#running;
   }
@@ -162,13 +162,9 @@ export class ConfigManager {
     return { ok: result.config !== null, file: result.file, diagnostics: result.diagnostics, diff };
   }
 
+  /** A burst of file events, already debounced by the watcher. */
   #fileChanged(): void {
-    if (this.#stopped) return;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      void this.#request('file');
-    }, this.#options.debounceMs ?? 75);
+    if (!this.#stopped) void this.#request('file');
   }
 
   /** Runs a reload now, or folds it into the one queued behind the reload under way. */
@@ -213,7 +209,8 @@ export class ConfigManager {
       return null;
     }
     this.#lastAttempt = attempt;
-    const diagnostics = loaded.diagnostics.map((d) => toReloadDiagnostic(d));
+    // Excerpts from the text just loaded: for a rejected save, the file as saved, not the one serving.
+    const diagnostics = toReloadDiagnostics(loaded.diagnostics, { texts: loaded.texts });
     const base = { trigger, startedAt: startedAt.toISOString(), diagnostics, sources: loaded.sources.map((s): SourceHash => ({ path: s.path, sha256: s.sha256 })) };
     if (!loaded.config) {
       const record = this.#finish({ ...base, result: 'rejected', diff: null, error: null }, started);
@@ -258,25 +255,13 @@ export class ConfigManager {
   /** Watches the configuration files, the directories given, every file the applied configuration references, and `extra`. */
   async #refreshWatch(extra: readonly string[] = []): Promise<void> {
     if (!this.#watching || this.#stopped) return;
-    const files: string[] = [];
-    const hclDirectories: string[] = [];
-    for (const path of this.#files) ((await isDirectory(path)) ? hclDirectories : files).push(path);
-    files.push(...(this.#active?.config.referencedFiles ?? []), ...extra);
-    await this.#watcher.update({ files, hclDirectories });
+    await this.#watcher.update(await configWatchSet(this.#files, [...(this.#active?.config.referencedFiles ?? []), ...extra]));
   }
 }
 
-function errorLines(diagnostics: readonly ReloadDiagnostic[]): string[] {
+function errorLines(diagnostics: readonly ReloadDiagnostic[], withExcerpts = false): string[] {
   const errors = diagnostics.filter((d) => d.severity === 'error');
-  return (errors.length > 0 ? errors : diagnostics).map((d) => d.text);
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
+  return (errors.length > 0 ? errors : diagnostics).flatMap((d) => [d.text, ...(withExcerpts && d.excerpt ? renderExcerpt(d.excerpt).map((l) => `  ${l.text}`) : [])]);
 }
 
 /** Each file's text, kept only when its bytes still hash as the loader saw them. */

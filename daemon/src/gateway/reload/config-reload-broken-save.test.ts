@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configText, join, startManager, tempDir, writeFileSync } from './test-support.js';
+import { configText, join, startManager, tempDir, writeFileSync } from './testing/config-files.js';
 
 describe('a broken save', () => {
   it('keeps the old configuration serving and records the diagnostics with their position', async () => {
@@ -28,6 +28,31 @@ describe('a broken save', () => {
     expect(manager.history()[0]).toMatchObject({ result: 'applied', diagnostics: [] });
   });
 
+  it('records the cause first with the lines of the file as saved (not the one serving), secret values hidden', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'portico.hcl');
+    const secrets = 'definitions {\n  backend "api" {\n    origin     = "http://127.0.0.1:1"\n    basic_auth = "ops:s3cr3t"\n  }\n}\n';
+    writeFileSync(file, configText(['/a']) + secrets);
+    const { manager } = await startManager([file]);
+
+    // One quote left open inside the server block: one diagnostic, at the string.
+    writeFileSync(file, configText(['/a']).replace('status = 204', 'status = "204') + secrets.replace('origin     = "http://127.0.0.1:1"', 'origin     = "http://127.0.0.1:1"\n    port = 1'));
+    await expect.poll(() => manager.history()[0]?.result).toBe('rejected');
+    const [cause, ...rest] = manager.history()[0]!.diagnostics;
+    expect(rest).toEqual([]);
+    expect(cause).toMatchObject({ line: 4, column: 16, endLine: 4, endColumn: 20, summary: 'Invalid multi-line string' });
+    expect(cause!.excerpt).toEqual({ firstLine: 3, lines: ['    response {', '      status = "204', '    }'], line: 4, startColumn: 16, endColumn: 20 });
+
+    // A structure error next to a secret: the excerpt shows the saved line, the secret as ***.
+    writeFileSync(file, configText(['/a']) + secrets.replace('    basic_auth', '    bogus      = 1\n    basic_auth'));
+    await expect.poll(() => manager.history()[0]?.diagnostics[0]?.summary).toBe('Unsupported argument');
+    const bogus = manager.history()[0]!.diagnostics[0]!;
+    expect(bogus.excerpt).toEqual({ firstLine: 10, lines: ['    origin     = "http://127.0.0.1:1"', '    bogus      = 1', '    basic_auth = "***"'], line: 11, startColumn: 5, endColumn: 10 });
+    expect(JSON.stringify(manager.history())).not.toContain('s3cr3t');
+    // What serves is still the first text: the excerpt did not come from it.
+    expect(manager.activeSources()[0]!.text).not.toContain('bogus');
+  });
+
   it('keeps the old configuration when building the new runtime throws, recording the error', async () => {
     const dir = tempDir();
     const file = join(dir, 'portico.hcl');
@@ -41,12 +66,14 @@ describe('a broken save', () => {
     expect(target.paths()).toEqual(['/a']);
   });
 
-  it('refuses to start on a bad configuration, with every diagnostic formatted as config check prints it', async () => {
+  it('refuses to start on a bad configuration, with every diagnostic and its lines as config check prints them', async () => {
     const dir = tempDir();
     const file = join(dir, 'portico.hcl');
     writeFileSync(file, 'server "main" {\n  endpoint "/a" {\n    proxy {\n      backend = "nope"\n    }\n  }\n}\n');
     const failure = startManager([file]);
-    await expect(failure).rejects.toThrow(`${file}:4,17-23: Undefined backend; backend reference 'nope' is not defined in definitions.`);
+    await expect(failure).rejects.toThrow(
+      `${file}:4,17-23: Undefined backend; backend reference 'nope' is not defined in definitions.\n  3 │     proxy {\n  4 │       backend = "nope"\n    │                 ^~~~~~\n  5 │     }`,
+    );
     await expect(failure).rejects.toMatchObject({ code: 'config_invalid' });
   });
 });

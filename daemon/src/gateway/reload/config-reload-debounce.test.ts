@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { configText, join, startManager, tempDir, writeFileSync } from './test-support.js';
+import { configText, join, startManager, tempDir, writeFileSync } from './testing/config-files.js';
 
 describe('debounce', () => {
   it('turns a burst of writes into one reload of the final content', async () => {

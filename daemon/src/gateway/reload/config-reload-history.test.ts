@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configText, join, startManager, tempDir, writeFileSync } from './test-support.js';
+import { configText, join, startManager, tempDir, writeFileSync } from './testing/config-files.js';
 
 describe('reload history', () => {
   it('keeps the last 50 reloads, newest first, each with its trigger, time, duration and source hashes', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configText, join, renameSave, startManager, tempDir, writeFileSync } from './test-support.js';
+import { configText, join, renameSave, startManager, tempDir, writeFileSync } from './testing/config-files.js';
 
 describe('reload on save', () => {
   it('applies a plainly written save and records it as a file reload with its diff', async () => {

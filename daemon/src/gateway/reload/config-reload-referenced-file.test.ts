@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configText, join, startManager, tempDir, writeFileSync } from './test-support.js';
+import { configText, join, startManager, tempDir, writeFileSync } from './testing/config-files.js';
 
 describe('referenced files', () => {
   it('reloads when an error_file the configuration references changes, and names it in the diff', async () => {

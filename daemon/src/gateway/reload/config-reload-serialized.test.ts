@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configText, join, startManager, tempDir, writeFileSync } from './test-support.js';
+import { configText, join, startManager, tempDir, writeFileSync } from './testing/config-files.js';
 
 describe('serialized reloads', () => {
   it('runs one reload at a time and folds the requests made meanwhile into one more reload after it', async () => {

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configText, join, startManager, tempDir, writeFileSync } from './test-support.js';
+import { configText, join, startManager, tempDir, writeFileSync } from './testing/config-files.js';
 import { CandidateFileError } from './validate-candidate.js';
 
 async function twoFiles(): Promise<{ dir: string; main: string; backends: string }> {

@@ -2,18 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { PorticoError } from '../../core/errors.js';
 import { loadGatewayConfig } from '../config/load.js';
 import type { GatewayConfig } from '../config/model.js';
 import type { ReloadDiagnostic } from '../control/control-types.js';
-import { toReloadDiagnostic } from './reload-diagnostics.js';
+import { toReloadDiagnostics } from './reload-diagnostics.js';
 
 /** The name diagnostics use for a candidate validated alone. */
 export const CANDIDATE_NAME = '<candidate>';
 
 /** `file` does not name one of the active configuration files. */
-export class CandidateFileError extends Error {
+export class CandidateFileError extends PorticoError {
   override name = 'CandidateFileError';
-  readonly code = 'candidate_file_unknown';
+  constructor(message: string) {
+    super('candidate_file_unknown', message, { category: 'invalid' });
+  }
 }
 
 export interface CandidateInput {
@@ -50,10 +53,12 @@ export async function validateCandidate({ files, text, file, env }: CandidateInp
     return {
       file: shown,
       config: loaded.config,
-      diagnostics: loaded.diagnostics.map((d) => {
-        const view = toReloadDiagnostic(d, rename);
-        return { ...view, summary: view.summary.split(temp.path).join(shown), detail: view.detail.split(temp.path).join(shown), text: view.text.split(temp.path).join(shown) };
-      }),
+      diagnostics: toReloadDiagnostics(loaded.diagnostics, { texts: loaded.texts, rename }).map((view) => ({
+        ...view,
+        summary: view.summary.split(temp.path).join(shown),
+        detail: view.detail.split(temp.path).join(shown),
+        text: view.text.split(temp.path).join(shown),
+      })),
       sources: loaded.sources.map((s) => ({ path: rename(s.path), sha256: s.sha256 })),
     };
   } finally {

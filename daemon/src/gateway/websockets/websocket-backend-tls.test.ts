@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeCertificates } from '../backend/testing/certificates.js';
-import { connect, serverOn, startWsBackend, startWsGateway } from './test-support.js';
+import { connect, serverOn, startWsBackend, startWsGateway } from './testing/ws-fixture.js';
 
 const tls = makeCertificates(['localhost']);
 afterAll(() => tls.dispose());

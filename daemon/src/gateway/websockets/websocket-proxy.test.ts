@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { accessRecords, backendRecords, connect, RefusedUpgrade, serverOn, startWsBackend, startWsGateway } from './test-support.js';
+import { accessRecords, backendRecords, connect, RefusedUpgrade, serverOn, startWsBackend, startWsGateway } from './testing/ws-fixture.js';
 
 const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 

@@ -1,5 +1,6 @@
 import { fromPlain, toPlain, type PlainValue } from '../plain.js';
 import type { HclType, HclValue } from '../values.js';
+import { PorticoError } from '../../core/errors.js';
 
 export interface HclParam {
   name: string;
@@ -20,12 +21,13 @@ export interface HclFunction {
 export type FunctionTable = Record<string, HclFunction>;
 
 /** An error about one argument: reported as `Invalid value for "<param>" parameter: ...`. */
-export class FunctionArgError extends Error {
+export class FunctionArgError extends PorticoError {
+  override name = 'FunctionArgError';
   constructor(
     readonly argIndex: number,
     message: string,
   ) {
-    super(message);
+    super('hcl_function_argument', message, { category: 'invalid' });
   }
 }
 

@@ -40,13 +40,21 @@ export interface Reply {
   body?: string;
   /** Answer only after this long (a slow receiver). */
   delayMs?: number;
+  /** Answer only once this settles (a receiver the test releases). */
+  after?: Promise<unknown>;
 }
 
 export interface TestReceiver {
   url: string;
   received: ReceivedCallback[];
+  /** Every TLS connection accepted, in order: whether it resumed an earlier TLS session. */
+  connections: Array<{ resumed: boolean }>;
+  /** Requests read whose answer has not been sent yet. */
+  pending: number;
   /** Decides each answer; default 200. */
   reply: (req: ReceivedCallback, index: number) => Reply;
+  /** Drops every open connection (clients must connect again). */
+  closeConnections(): void;
   close(): Promise<void>;
 }
 
@@ -55,7 +63,10 @@ export async function startReceiver(tls: TestTls): Promise<TestReceiver> {
   const receiver: TestReceiver = {
     url: '',
     received: [],
+    connections: [],
+    pending: 0,
     reply: () => ({ status: 200, body: 'ok' }),
+    closeConnections: () => {},
     close: async () => {},
   };
   const server: Server = createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
@@ -64,16 +75,21 @@ export async function startReceiver(tls: TestTls): Promise<TestReceiver> {
     req.on('end', () => {
       const got: ReceivedCallback = { headers: req.headers, body: Buffer.concat(chunks), method: req.method ?? '', path: req.url ?? '', at: Date.now() };
       const index = receiver.received.push(got) - 1;
+      receiver.pending += 1;
       const reply = receiver.reply(got, index);
       const send = () => {
+        receiver.pending -= 1;
         if (!res.destroyed) res.writeHead(reply.status, { 'Content-Type': 'text/plain' }).end(reply.body ?? '');
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
+      if (reply.after) void reply.after.then(send, send);
+      else if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();
     });
   });
+  server.on('secureConnection', (socket) => receiver.connections.push({ resumed: socket.isSessionReused() }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   receiver.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  receiver.closeConnections = () => server.closeAllConnections();
   receiver.close = async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,15 +1,36 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Logger } from '../../core/logger.js';
 import { ServicesListener } from '../../core/services-listener.js';
 import { migrate } from '../../store/migrate.js';
 import type { TestDatabase } from '../../store/testing/databases.js';
 import type { Store } from '../../store/types.js';
+import { CallbackWorker, type CallbackWorkerOptions } from '../callback-worker.js';
 import { ingestApi } from '../ingest-api.js';
 import { readIngestSettings, type IngestSettings } from '../ingest-settings.js';
 import { INGEST_MIGRATIONS } from '../migrations.js';
 import { finishJob, JobStore } from '../job-store.js';
+import { UploadFiles } from '../upload-files.js';
 
 export const QUIET_LOGGER = new Logger({ level: 'error', sink: { write: () => {} } });
+
+/** A callback worker for tests: attempts only on `runOnce` (unless `poll`), trusts the test CA, may call 127.0.0.1. */
+export function testWorker(store: Store, caFile: string, opts: Partial<CallbackWorkerOptions> = {}): CallbackWorker {
+  return new CallbackWorker({
+    store: () => store,
+    logger: QUIET_LOGGER,
+    pollIntervalMs: 50,
+    batchSize: 25,
+    requestTimeoutMs: 2000,
+    allowHosts: new Set(['127.0.0.1']),
+    caFile,
+    stopGraceMs: 100,
+    poll: false,
+    ...opts,
+  });
+}
 
 export async function migratedStore(database: TestDatabase): Promise<Store> {
   const store = await database.open();
@@ -22,6 +43,8 @@ export interface ApiFixture {
   store: Store;
   jobs: JobStore;
   settings: IngestSettings;
+  /** Where the API writes uploads (a temporary folder, removed on close). */
+  uploads: UploadFiles;
   /** fetch against the API with tenant headers (override or drop them per call). */
   call(path: string, init?: RequestInit & { tenant?: string | null; workspace?: string | null }): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
@@ -32,8 +55,9 @@ export async function startApi(database: TestDatabase, env: NodeJS.ProcessEnv = 
   const store = await migratedStore(database);
   const settings = readIngestSettings({ SERVICE_CALLBACK_ALLOW_HOSTS: '127.0.0.1,localhost', ...env });
   const jobs = new JobStore(store);
+  const uploads = new UploadFiles(join(mkdtempSync(join(tmpdir(), 'portico-uploads-')), 'uploads'));
   const listener = new ServicesListener({ host: '127.0.0.1', port: 0 }, QUIET_LOGGER);
-  listener.mount('ingest', (p) => p.startsWith('/api/v1/'), ingestApi({ store, jobs, settings }));
+  listener.mount('ingest', (p) => p.startsWith('/api/v1/'), ingestApi({ store, jobs, settings, uploads }));
   await listener.start();
   const url = listener.url!;
   return {
@@ -41,6 +65,7 @@ export async function startApi(database: TestDatabase, env: NodeJS.ProcessEnv = 
     store,
     jobs,
     settings,
+    uploads,
     async call(path, init = {}) {
       const { tenant = 't1', workspace = 'w1', ...rest } = init;
       const headers = new Headers(rest.headers);
@@ -59,6 +84,7 @@ export async function startApi(database: TestDatabase, env: NodeJS.ProcessEnv = 
     async close() {
       await listener.stop();
       await store.close();
+      rmSync(join(uploads.dir, '..'), { recursive: true, force: true });
     },
   };
 }

@@ -66,7 +66,7 @@ describe('SAML ACS conditions', () => {
     await expectRefusal(acs.validate('', SP.acsUrl), 'missing_response', '');
     await expectRefusal(acs.validate('not base64!', SP.acsUrl), 'malformed', '', /not base64/);
     const broken = Buffer.from('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">\n  <oops a="1" a="2"/></samlp:Response>').toString('base64');
-    await expectRefusal(acs.validate(broken, SP.acsUrl), 'malformed', broken, /not well-formed XML \(XML syntax error at 2:3: Attribute a redefined\)/);
+    await expectRefusal(acs.validate(broken, SP.acsUrl), 'malformed', broken, /not well-formed XML \(XML syntax error at 2,3: Attribute a redefined\)/);
     const other = Buffer.from('<html><body>Login failed</body></html>').toString('base64');
     await expectRefusal(acs.validate(other, SP.acsUrl), 'malformed', other, /holds <html>/);
   });

@@ -69,7 +69,7 @@ describe('parseIdpMetadata', () => {
     const broken = metadata().replace('<md:IDPSSODescriptor protocolSupportEnumeration', '<md:IDPSSODescriptor a="1" a="2" protocolSupportEnumeration');
     const error = problem(broken);
     expect({ line: error.line, column: error.column }).toEqual({ line: 3, column: 3 });
-    expect(error.message).toMatch(/^XML syntax error at 3:3: Attribute a redefined/);
+    expect(error.message).toMatch(/^XML syntax error at 3,3: Attribute a redefined/);
     const notXml = problem('this is not XML');
     expect(notXml.message).toMatch(/XML syntax error: no root element/);
     expect(notXml.line).toBeNull();

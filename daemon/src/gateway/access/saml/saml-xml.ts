@@ -30,7 +30,7 @@ export class XmlSyntaxError extends PorticoError {
     readonly line: number | null,
     readonly column: number | null,
   ) {
-    super('XML_SYNTAX', line === null ? `XML syntax error: ${detail}` : `XML syntax error at ${line}:${column ?? 1}: ${detail}`);
+    super('XML_SYNTAX', line === null ? `XML syntax error: ${detail}` : `XML syntax error at ${line},${column ?? 1}: ${detail}`);
   }
 }
 

@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import { Text } from 'ink';
+import type { DeliveryCounts } from '@portico/daemon/control';
+import type { ControlSource } from '../control/control-source.js';
+import { truncate } from '../format/fit.js';
+import type { LiveState } from '../live/live-store.js';
+import { Tinted } from '../shell/theme.js';
+import { deliveryLabel } from '@portico/daemon/display';
+import { lastEventOf, useControlQuery } from './use-control-query.js';
+
+const REFRESH_MS = 5_000;
+
+/**
+ * Deliveries per status, re-read on every delivery event and every 5 s (workers in other
+ * processes); null while unknown, or when this daemon process serves no deliveries. While the
+ * daemon is away the last counts stay, stale like the rest of the screen.
+ */
+export function useDeliveryCounts({ live, source, visible, nowMs }: { live: LiveState; source: ControlSource; visible: boolean; nowMs: number }): DeliveryCounts | null {
+  const api = source.api;
+  const changed = lastEventOf(live.events, ['delivery.state']);
+  const tick = Math.floor(nowMs / REFRESH_MS);
+  const query = useControlQuery(visible, api ? () => api.deliveries.counts.query() : null, [changed, tick, live.status.bootId]);
+  if (query.error && live.connection === 'connected') return null;
+  return query.data;
+}
+
+/** `✗ 2 DEAD deliveries · ◐ 1 PENDING · ● 14 DELIVERED`, the DEAD part tinted when there are any. */
+export function DeliveryCountsText({ counts, width }: { counts: DeliveryCounts; width: number }): ReactNode {
+  const dead = `${deliveryLabel('DEAD').glyph} ${counts.DEAD} DEAD ${counts.DEAD === 1 ? 'delivery' : 'deliveries'}`;
+  const rest = ` · ${deliveryLabel('PENDING').glyph} ${counts.PENDING} PENDING · ${deliveryLabel('DELIVERED').glyph} ${counts.DELIVERED} DELIVERED${counts.DEAD > 0 ? ' · :deliveries' : ''}`;
+  return (
+    <Text>
+      <Tinted tone={counts.DEAD > 0 ? 'bad' : 'idle'}>{truncate(dead, width)}</Tinted>
+      {truncate(rest, Math.max(0, width - dead.length))}
+    </Text>
+  );
+}

@@ -1,0 +1,15 @@
+import { useDeliveryCounts } from './use-delivery-counts';
+import './deliveries.css';
+
+/** The DEAD count beside the Deliveries navigation item; nothing when there are none. */
+export function DeadBadge() {
+  const counts = useDeliveryCounts();
+  if (!counts || counts.DEAD === 0) return null;
+  const label = `${counts.DEAD} DEAD ${counts.DEAD === 1 ? 'delivery' : 'deliveries'}`;
+  return (
+    <span className="nav-badge tone-bad" title={label} data-testid="dead-badge">
+      <span aria-hidden="true">{counts.DEAD}</span>
+      <span className="nav-badge-words">{`, ${label}`}</span>
+    </span>
+  );
+}

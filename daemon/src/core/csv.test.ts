@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CsvSyntaxError, formatCsv, parseCsv } from './csv.js';
+import { PorticoError } from './errors.js';
+
+/** The error `parseCsv` throws for `text`, or a failure when it parses. */
+function syntaxError(text: string, options?: Parameters<typeof parseCsv>[1]): CsvSyntaxError {
+  try {
+    parseCsv(text, options);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) return error;
+    throw error;
+  }
+  throw new Error(`parsed without an error: ${JSON.stringify(text)}`);
+}
+
+describe('parseCsv', () => {
+  it('reads quoted fields with commas, doubled quotes and embedded CRLF, and numbers lines', () => {
+    const rows = parseCsv('a,b,c\r\n1,"x, y","say ""hi"""\r\n2,"two\r\nlines",z\r\n3,,\r\n');
+    expect(rows).toEqual([
+      { line: 1, fields: ['a', 'b', 'c'] },
+      { line: 2, fields: ['1', 'x, y', 'say "hi"'] },
+      { line: 3, fields: ['2', 'two\r\nlines', 'z'] },
+      { line: 5, fields: ['3', '', ''] },
+    ]);
+  });
+
+  it('accepts LF, a lone CR, a missing final newline, a byte-order mark, and skips blank lines', () => {
+    expect(parseCsv('\uFEFFa,b\n\n1,2')).toEqual([
+      { line: 1, fields: ['a', 'b'] },
+      { line: 3, fields: ['1', '2'] },
+    ]);
+    expect(parseCsv('a\rb\r\n"c\rd"\n')).toEqual([
+      { line: 1, fields: ['a'] },
+      { line: 2, fields: ['b'] },
+      { line: 3, fields: ['c\rd'] },
+    ]);
+    expect(parseCsv('\uFEFF"quoted",x\r\n')).toEqual([{ line: 1, fields: ['quoted', 'x'] }]);
+  });
+
+  it('keeps a quote inside an unquoted field as data, and a trailing comma as an empty last field', () => {
+    expect(parseCsv('5" disk,b,\n')).toEqual([{ line: 1, fields: ['5" disk', 'b', ''] }]);
+  });
+
+  it('refuses a quote that is never closed, naming the line and column it opened at', () => {
+    const error = syntaxError('a,b\n1,"open\n2,3\n');
+    expect(error).toBeInstanceOf(PorticoError);
+    expect(error).toMatchObject({ code: 'csv_syntax', line: 2, column: 3 });
+    expect(error.message).toBe('line 2, column 3: a quoted field is never closed (missing ")');
+  });
+
+  it('refuses text after a closing quote, pointing at that text', () => {
+    expect(syntaxError('a\n"x"y\n').message).toBe('line 2, column 4: unexpected "y" after a closing quote (a quote inside a quoted field is written "")');
+    // Lines and columns count from the physical line, after embedded line breaks, a BOM and CRLF.
+    expect(syntaxError('\uFEFFh1,h2\r\n1,"two\r\nlines"!\r\n')).toMatchObject({ line: 3, column: 7 });
+    // A column counts characters, not UTF-16 units.
+    expect(syntaxError('"😀",x\n😀,"é"z\n')).toMatchObject({ line: 2, column: 6 });
+  });
+
+  it('reads backslash escapes only when asked (legacy files)', () => {
+    expect(parseCsv("a\n\"we\\'re\"\n")[1]?.fields).toEqual(["we\\'re"]);
+    expect(parseCsv("a\n\"we\\'re\",it\\'s\n", { backslashEscapes: true })[1]?.fields).toEqual(["we're", "it's"]);
+  });
+
+  it('round-trips any table through formatCsv', () => {
+    const cell = fc.string({ unit: fc.constantFrom('a', ',', '"', '\r', '\n', ' ', 'é', '\\') });
+    fc.assert(
+      fc.property(fc.array(fc.array(cell, { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 5 }), (table) => {
+        const width = table[0]!.length;
+        const rows = table.map((r) => [...r.slice(0, width), ...Array<string>(Math.max(0, width - r.length)).fill('')]);
+        expect(parseCsv(formatCsv(rows)).map((r) => r.fields)).toEqual(rows);
+      }),
+    );
+  });
+});

@@ -1,0 +1,93 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { backendLogRecord, type BackendLogInput } from '../backend/backend-log.js';
+import { GatewayError } from '../errors/error-types.js';
+import { accessRecord, type AccessRecordInput } from './access-record.js';
+import { accessLineOf, backendLineOf, formatCommonLine } from './common-line.js';
+import { createGatewayLogSink } from './log-sink.js';
+
+const word = fc.oneof(fc.constant(''), fc.string({ maxLength: 12 }), fc.constantFrom('default', 'endpoint', 'error_handler:backend', 'a b', 'x"y', 'k=v', '/api/**'));
+const url = fc.constantFrom('http://127.0.0.1:8080/a?b=1', 'https://h.example/x?key=s3cret&page=2', 'http://u:p@h/y', 'http://[::1]:9/z%20w');
+
+const accessInput: fc.Arbitrary<AccessRecordInput> = fc.record({
+  startedAt: fc.integer({ min: 0, max: 4_000_000_000_000 }),
+  durationMs: fc.double({ min: 0, max: 100_000, noNaN: true }),
+  requestId: word,
+  method: fc.constantFrom('GET', 'POST', ''),
+  url: url.map((u) => new URL(u)),
+  status: fc.integer({ min: 100, max: 599 }),
+  server: fc.option(word, { nil: null }),
+  api: fc.option(word, { nil: null }),
+  endpoint: fc.option(word, { nil: null }),
+  handler: fc.option(word, { nil: null }),
+  clientIp: fc.constantFrom('', '127.0.0.1', '::ffff:10.0.0.1'),
+  authUser: fc.option(word, { nil: null }),
+  requestHeaders: fc.constant({ authorization: 'Bearer s3cret', accept: '*/*' }),
+  requestBytes: fc.nat(),
+  tls: fc.boolean(),
+  protocol: fc.constant('HTTP/1.1'),
+  responseHeaders: fc.constant({ 'content-type': 'text/plain' }),
+  responseBytes: fc.nat(),
+  errorType: fc.option(word, { nil: null }),
+  message: fc.option(word, { nil: null }),
+  custom: fc.constant({}),
+});
+
+const backendInput: fc.Arbitrary<BackendLogInput> = fc.record({
+  startedAt: fc.integer({ min: 0, max: 4_000_000_000_000 }),
+  requestId: word,
+  backend: word,
+  handler: word,
+  method: fc.constantFrom('GET', 'PUT'),
+  url: url.map((u) => new URL(u)),
+  requestHeaders: fc.constant({ cookie: 'sid=s3cret' }),
+  requestBytes: fc.nat(),
+  status: fc.option(fc.integer({ min: 100, max: 599 }), { nil: null }),
+  responseHeaders: fc.constant(null),
+  responseBytes: fc.nat(),
+  protocol: fc.constantFrom(null, 'http/1.1'),
+  timings: fc.record({
+    dns: fc.constant(null),
+    tcp: fc.constant(null),
+    tls: fc.constant(null),
+    ttfb: fc.option(fc.double({ min: 0, max: 1000, noNaN: true }), { nil: null }),
+    total: fc.option(fc.double({ min: 0, max: 1000, noNaN: true }), { nil: null }),
+  }),
+  error: fc.oneof(fc.constant(null), word.map((d) => new GatewayError('backend_timeout', d)), word.map((m) => new Error(m))),
+  custom: fc.constant(null),
+});
+
+describe('log lines formatted from their parts', () => {
+  it('are the lines of the records built from the same parts', () => {
+    fc.assert(
+      fc.property(accessInput, (input) => {
+        expect(accessLineOf(input)).toBe(formatCommonLine(accessRecord(input)));
+      }),
+    );
+    fc.assert(
+      fc.property(backendInput, (input) => {
+        expect(backendLineOf(input)).toBe(formatCommonLine(backendLogRecord(input)));
+      }),
+    );
+  });
+
+  it('a sink writes parts as the records would be written, in both formats and at every level', () => {
+    fc.assert(
+      fc.property(accessInput, backendInput, fc.constantFrom('common', 'json'), fc.constantFrom('error', 'info'), (access, backend, format, level) => {
+        const fromParts: string[] = [];
+        const fromRecords: string[] = [];
+        const parts = createGatewayLogSink({ format, level, write: (l) => fromParts.push(l) });
+        const records = createGatewayLogSink({ format, level, write: (l) => fromRecords.push(l) });
+        const custom = { ...access, custom: { team: 'core', headers: { cookie: 's3cret', accept: 'x' } } };
+        for (const entry of [access, custom]) {
+          parts.writeAccess(entry);
+          records.write(accessRecord(entry));
+        }
+        parts.writeBackend(backend);
+        records.write(backendLogRecord(backend));
+        expect(fromParts).toEqual(fromRecords);
+        expect(fromParts.join('\n')).not.toContain('s3cret');
+      }),
+    );
+  });
+});

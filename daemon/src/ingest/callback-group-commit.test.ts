@@ -1,0 +1,130 @@
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sqliteTestDatabase, type TestDatabase } from '../store/testing/databases.js';
+import { SqliteStore } from '../store/sqlite-store.js';
+import type { Queryable, Store } from '../store/types.js';
+import { leaseDurationMs } from './callback-worker.js';
+import type { OutboxRow } from './records.js';
+import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from './testing/https-receiver.js';
+import { migratedStore, seedDeliveries, testWorker } from './testing/ingest-fixture.js';
+
+let tls: TestTls;
+beforeAll(() => {
+  tls = makeTestTls();
+});
+afterAll(() => tls.dispose());
+
+/** The store as the worker sees it, counting the transactions it opens. */
+function countingTransactions(store: Store): { store: Store; transactions: () => number } {
+  let transactions = 0;
+  const counted: Store = {
+    kind: store.kind,
+    location: store.location,
+    all: (sql, params) => store.all(sql, params),
+    get: (sql, params) => store.get(sql, params),
+    run: (sql, params) => store.run(sql, params),
+    exec: (sql) => store.exec(sql),
+    transaction: <T,>(fn: (tx: Queryable) => Promise<T>) => {
+      transactions += 1;
+      return store.transaction(fn);
+    },
+    close: () => store.close(),
+  };
+  return { store: counted, transactions: () => transactions };
+}
+
+/** Answers every request only once `size` of them are waiting (or all that are left), so results arrive together. */
+function answerInRounds(receiver: TestReceiver, size: number, total: number): void {
+  let release: () => void = () => {};
+  let round = new Promise<void>((r) => (release = r));
+  receiver.reply = (_req, index) => {
+    const after = round;
+    if (receiver.pending === size || index === total - 1) {
+      release();
+      round = new Promise<void>((r) => (release = r));
+    }
+    return { status: 200, after };
+  };
+}
+
+describe('group commits of callback results (sqlite)', () => {
+  let database: TestDatabase;
+  let store: Store;
+  let receiver: TestReceiver;
+  beforeEach(async () => {
+    database = sqliteTestDatabase();
+    store = await migratedStore(database);
+    receiver = await startReceiver(tls);
+  });
+  afterEach(async () => {
+    await receiver.close();
+    await store.close();
+    await database.destroy();
+  });
+
+  it('writes the results of a batch answered together in a few transactions, not one per delivery', async () => {
+    const ids = await seedDeliveries(store, 40, `${receiver.url}/hook`);
+    answerInRounds(receiver, 20, 40);
+    const counting = countingTransactions(store);
+    const worker = testWorker(counting.store, tls.caFile, { batchSize: 20, poll: true, pollIntervalMs: 20 });
+    await worker.start();
+    try {
+      while (Number((await store.get<{ n: number }>("SELECT COUNT(*) AS n FROM ingest_callback_outbox WHERE status = 'DELIVERED'"))!.n) < 40) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      await worker.stop();
+    }
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set(ids));
+    // Claims and group commits (which claim the next rows) together; one transaction per result would be 40 and more.
+    expect(counting.transactions()).toBeLessThanOrEqual(12);
+  });
+
+  it('re-sends the deliveries of a group commit that failed, after their lease; none is lost', async () => {
+    const file = database.address.file!;
+    const ids = await seedDeliveries(store, 3, `${receiver.url}/hook`, null, 1000);
+    let now = 1000;
+    // A short busy timeout: the commit gives up while another connection holds the write lock.
+    const impatient = new SqliteStore({ file, busyTimeoutMs: 100 });
+    const locker = new Database(file);
+    const worker = testWorker(impatient, tls.caFile, { clock: () => now, batchSize: 3 });
+    await worker.start();
+    try {
+      // All three are answered once the third arrived and the lock is taken: no result can be written before.
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((r) => (locked = r));
+      receiver.reply = (_req, index) => {
+        if (index === 2) {
+          locker.exec('BEGIN IMMEDIATE');
+          locked();
+        }
+        return { status: 200, after: lockTaken };
+      };
+      expect(await worker.runOnce()).toBe(3);
+      locker.exec('ROLLBACK');
+      const afterFailure = await store.all<OutboxRow>('SELECT * FROM ingest_callback_outbox');
+      expect(afterFailure.map((r) => [r.status, Number(r.attempts), r.lease_token !== null])).toEqual([
+        ['PENDING', 0, true],
+        ['PENDING', 0, true],
+        ['PENDING', 0, true],
+      ]);
+      expect(await worker.runOnce()).toBe(0); // still leased
+      now += leaseDurationMs(2000) + 1;
+      receiver.reply = () => ({ status: 200 });
+      expect(await worker.runOnce()).toBe(3);
+    } finally {
+      await worker.stop();
+      locker.close();
+      await impatient.close();
+    }
+    const rows = await store.all<OutboxRow>('SELECT * FROM ingest_callback_outbox');
+    expect(rows.map((r) => [r.status, Number(r.attempts)])).toEqual([
+      ['DELIVERED', 1],
+      ['DELIVERED', 1],
+      ['DELIVERED', 1],
+    ]);
+    // At least once: each webhook-id reached the receiver twice, none was lost.
+    const seen = receiver.received.map((r) => String(r.headers['webhook-id']));
+    expect(seen.sort()).toEqual([...ids, ...ids].sort());
+  });
+});

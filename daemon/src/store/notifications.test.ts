@@ -1,0 +1,186 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate } from './migrate.js';
+import { openNotificationChannel, type ListenState, type NotificationChannel } from './notifications.js';
+import { CORE_MIGRATIONS } from './schema.js';
+import { SQLITE_KEPT_NOTIFICATIONS } from './sqlite-notifications.js';
+import { postgresTestDatabase, testDatabases, TEST_POSTGRES_URL, type TestDatabase } from './testing/databases.js';
+import type { Store } from './types.js';
+
+const factories = await testDatabases();
+const DIST = fileURLToPath(new URL('../../dist/store/', import.meta.url));
+if (!existsSync(`${DIST}notifications.js`)) throw new Error('run `npm run build` first: a test publishes from the compiled store in a child process');
+
+interface Heard {
+  payload: string;
+  origin: string;
+}
+
+/** A channel on `store` that records what it hears. */
+async function listener(store: Store, origin: string, states: ListenState[] = []): Promise<{ channel: NotificationChannel; heard: Heard[] }> {
+  const heard: Heard[] = [];
+  const channel = await openNotificationChannel(store, { channel: 'events', origin, pollMs: 50, onMessage: (payload, from) => heard.push({ payload, origin: from }), onListenState: (s) => states.push(s) });
+  return { channel, heard };
+}
+
+describe.each(factories.map((f) => [f().kind, f] as const))('notifications between processes on %s', (_kind, factory) => {
+  let database: TestDatabase;
+  const stores: Store[] = [];
+  const channels: NotificationChannel[] = [];
+  const open = async (): Promise<Store> => {
+    const store = await database.open();
+    stores.push(store);
+    return store;
+  };
+  const listen = async (store: Store, origin: string, states?: ListenState[]) => {
+    const made = await listener(store, origin, states);
+    channels.push(made.channel);
+    return made;
+  };
+
+  beforeEach(async () => {
+    database = factory();
+    await migrate(await open(), [{ area: 'core', migrations: CORE_MIGRATIONS }]);
+  });
+  afterEach(async () => {
+    for (const c of channels.splice(0)) await c.close();
+    for (const s of stores.splice(0)) await s.close();
+    await database.destroy();
+  });
+
+  it('hands what one store handle publishes to another, in order, and never back to its sender', async () => {
+    const a = await listen(stores[0]!, 'process-a');
+    const b = await listen(await open(), 'process-b');
+    await a.channel.publish(['one', 'two']);
+    await a.channel.publish(['three', 'three']);
+    await expect.poll(() => b.heard.map((h) => h.payload)).toEqual(['one', 'two', 'three', 'three']);
+    expect(b.heard.every((h) => h.origin === 'process-a')).toBe(true);
+    await b.channel.publish(['back']);
+    await expect.poll(() => a.heard.map((h) => h.payload)).toEqual(['back']);
+    // Neither heard itself: a's list has only b's message, b's only a's.
+    expect(b.heard.map((h) => h.payload)).not.toContain('back');
+  });
+
+  it('starts a new listener after the messages already sent', async () => {
+    const a = await listen(stores[0]!, 'process-a');
+    await a.channel.publish(['before']);
+    const b = await listen(await open(), 'process-b');
+    await a.channel.publish(['after']);
+    await expect.poll(() => b.heard.map((h) => h.payload)).toEqual(['after']);
+  });
+
+  it('carries a message longer than a NOTIFY payload may be, between short ones, in order', async () => {
+    const a = await listen(stores[0]!, 'process-a');
+    const b = await listen(await open(), 'process-b');
+    const long = `{"message":"${'é'.repeat(6000)}"}`;
+    await a.channel.publish(['short 1', long, 'short 2']);
+    await expect.poll(() => b.heard.length).toBe(3);
+    expect(b.heard.map((h) => h.payload)).toEqual(['short 1', long, 'short 2']);
+  });
+
+  it('hears a message another process published', async () => {
+    const b = await listen(stores[0]!, 'process-b');
+    await publishFromChild(database.address, 'from the child');
+    await expect.poll(() => b.heard).toEqual([{ payload: 'from the child', origin: 'child' }]);
+  });
+});
+
+describe('SQLite notifications table', () => {
+  it('keeps only the newest rows, however many are published', async () => {
+    const { sqliteTestDatabase } = await import('./testing/databases.js');
+    const database = sqliteTestDatabase();
+    const store = await database.open();
+    try {
+      await migrate(store, [{ area: 'core', migrations: CORE_MIGRATIONS }]);
+      const { channel } = await listener(store, 'a');
+      for (let i = 0; i < 15; i++) await channel.publish(Array.from({ length: 200 }, (_, j) => `m${i}-${j}`));
+      const { n } = (await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM store_notifications'))!;
+      expect(n).toBeLessThanOrEqual(SQLITE_KEPT_NOTIFICATIONS + 200);
+      expect(await store.get('SELECT payload FROM store_notifications ORDER BY id DESC LIMIT 1')).toEqual({ payload: 'm14-199' });
+      await channel.close();
+    } finally {
+      await store.close();
+      await database.destroy();
+    }
+  });
+});
+
+describe.skipIf(!factories.some((f) => f().kind === 'postgres'))('PostgreSQL LISTEN session', () => {
+  it('is not heard from another schema of the same database', async () => {
+    const [one, two] = [postgresTestDatabase(), postgresTestDatabase()];
+    const stores = [await one.open(), await two.open(), await one.open()];
+    const channels: NotificationChannel[] = [];
+    try {
+      for (const s of stores) await migrate(s, [{ area: 'core', migrations: CORE_MIGRATIONS }]);
+      const a = await listener(stores[0]!, 'a');
+      const other = await listener(stores[1]!, 'other');
+      const same = await listener(stores[2]!, 'same');
+      channels.push(a.channel, other.channel, same.channel);
+      await a.channel.publish(['schema one only']);
+      await expect.poll(() => same.heard.map((h) => h.payload)).toEqual(['schema one only']);
+      await other.channel.publish(['schema two']);
+      // Notifications arrive in commit order: had schema two's leaked, it would come before this one.
+      await a.channel.publish(['second']);
+      await expect.poll(() => same.heard.map((h) => h.payload)).toEqual(['schema one only', 'second']);
+      expect(a.heard).toEqual([]);
+      expect(other.heard).toEqual([]);
+    } finally {
+      for (const c of channels) await c.close();
+      for (const s of stores) await s.close();
+      await one.destroy();
+      await two.destroy();
+    }
+  });
+
+  it('listens again after its session is cut, and then hears new messages', async () => {
+    const database = postgresTestDatabase();
+    const [sender, receiver] = [await database.open(), await database.open()];
+    const states: ListenState[] = [];
+    const channels: NotificationChannel[] = [];
+    try {
+      await migrate(sender, [{ area: 'core', migrations: CORE_MIGRATIONS }]);
+      const a = await listener(sender, 'a');
+      const b = await listener(receiver, 'b', states);
+      channels.push(a.channel, b.channel);
+      const name = b.channel.describe().replace('PostgreSQL: LISTEN ', '');
+      const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await admin.connect();
+      try {
+        const cut = await admin.query<{ n: number }>(`SELECT COUNT(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE query = $1`, [`LISTEN "${name}"`]);
+        expect(cut.rows[0]!.n).toBe(2);
+      } finally {
+        await admin.end();
+      }
+      await expect.poll(() => states.map((s) => s.kind)).toEqual(['listening', 'reconnecting', 'listening']);
+      await a.channel.publish(['after the cut']);
+      await expect.poll(() => b.heard.map((h) => h.payload)).toEqual(['after the cut']);
+    } finally {
+      for (const c of channels) await c.close();
+      await sender.close();
+      await receiver.close();
+      await database.destroy();
+    }
+  });
+});
+
+/** Opens the compiled store in a child process and publishes one message as origin `child`. */
+async function publishFromChild(address: TestDatabase['address'], payload: string): Promise<void> {
+  const script = `
+    const addr = ${JSON.stringify(address)};
+    const store = addr.file
+      ? new (await import(${JSON.stringify(`${DIST}sqlite-store.js`)})).SqliteStore({ file: addr.file })
+      : await (await import(${JSON.stringify(`${DIST}postgres-store.js`)})).PostgresStore.connect({ url: addr.url, schema: addr.schema });
+    const { openNotificationChannel } = await import(${JSON.stringify(`${DIST}notifications.js`)});
+    const channel = await openNotificationChannel(store, { channel: 'events', origin: 'child', onMessage: () => {} });
+    await channel.publish([${JSON.stringify(payload)}]);
+    await channel.close();
+    await store.close();`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`child exited ${code}: ${stderr}`);
+}

@@ -1,0 +1,106 @@
+import type { NotificationChannel, NotificationOptions } from './notifications.js';
+import type { SqliteStore } from './sqlite-store.js';
+
+/** Rows kept in store_notifications; listeners poll several times a second, so this is minutes of events. */
+export const SQLITE_KEPT_NOTIFICATIONS = 2000;
+/** Prune after this many of our own inserts (and at open). */
+const PRUNE_EVERY = 200;
+/** Rows read per poll; more wait for the next one, which follows at once. */
+const READ_LIMIT = 500;
+
+interface NotificationRow {
+  id: number;
+  origin: string;
+  payload: string;
+}
+
+/**
+ * SQLite has no LISTEN: every message is a row in store_notifications and each process polls.
+ * The poll is cheap: `PRAGMA data_version` changes only when another connection committed, so
+ * an idle database costs no query; only then are the rows after the last one seen read.
+ */
+export class SqliteNotifications implements NotificationChannel {
+  readonly #store: SqliteStore;
+  readonly #options: NotificationOptions;
+  readonly #pollMs: number;
+  #lastId: number;
+  #dataVersion: unknown;
+  #timer: NodeJS.Timeout | null = null;
+  #polling: Promise<void> | null = null;
+  #inserted = 0;
+  #closed = false;
+
+  private constructor(store: SqliteStore, options: NotificationOptions, lastId: number) {
+    this.#store = store;
+    this.#options = options;
+    this.#pollMs = options.pollMs ?? 300;
+    this.#lastId = lastId;
+    this.#dataVersion = store.pragma('data_version');
+  }
+
+  static async open(store: SqliteStore, options: NotificationOptions): Promise<SqliteNotifications> {
+    await prune(store);
+    // Start after what is there: a new process is told what happens from now on, not history.
+    const row = await store.get<{ n: number | null }>('SELECT MAX(id) AS n FROM store_notifications');
+    const channel = new SqliteNotifications(store, options, row?.n ?? 0);
+    channel.#timer = setInterval(() => void channel.poll(), channel.#pollMs);
+    channel.#timer.unref();
+    options.onListenState?.({ kind: 'listening' });
+    return channel;
+  }
+
+  describe(): string {
+    return `SQLite: polls every ${this.#pollMs} ms`;
+  }
+
+  async publish(payloads: readonly string[]): Promise<void> {
+    if (payloads.length === 0 || this.#closed) return;
+    const now = Date.now();
+    await this.#store.transaction(async (tx) => {
+      for (const payload of payloads) {
+        await tx.run('INSERT INTO store_notifications (channel, origin, payload, created_at) VALUES (?, ?, ?, ?)', [this.#options.channel, this.#options.origin, payload, now]);
+      }
+    });
+    this.#inserted += payloads.length;
+    if (this.#inserted >= PRUNE_EVERY) {
+      this.#inserted = 0;
+      await prune(this.#store);
+    }
+  }
+
+  /** Reads messages other processes committed since the last poll; at most one poll runs at a time. */
+  poll(): Promise<void> {
+    this.#polling ??= this.#poll().finally(() => (this.#polling = null));
+    return this.#polling;
+  }
+
+  async #poll(): Promise<void> {
+    if (this.#closed) return;
+    const version = this.#store.pragma('data_version');
+    if (version === this.#dataVersion) return;
+    this.#dataVersion = version;
+    for (;;) {
+      const rows = await this.#store.all<NotificationRow>(
+        'SELECT id, origin, payload FROM store_notifications WHERE id > ? AND channel = ? ORDER BY id LIMIT ?',
+        [this.#lastId, this.#options.channel, READ_LIMIT],
+      );
+      for (const row of rows) {
+        this.#lastId = row.id;
+        if (row.origin !== this.#options.origin && !this.#closed) this.#options.onMessage(row.payload, row.origin);
+      }
+      if (rows.length < READ_LIMIT || this.#closed) return;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#polling;
+  }
+}
+
+/** Keeps the newest rows only, so the table stays small however long the processes run. */
+async function prune(store: SqliteStore): Promise<void> {
+  await store.run('DELETE FROM store_notifications WHERE id <= (SELECT MAX(id) FROM store_notifications) - ?', [SQLITE_KEPT_NOTIFICATIONS]);
+}

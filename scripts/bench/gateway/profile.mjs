@@ -1,0 +1,134 @@
+// Where a proxy's CPU goes: runs the Portico daemon (a plain proxy route, access lines on and
+// written to a file) or the bare undici proxy with --cpu-prof under wrk, then lists the
+// functions with the most self time during the measured run (not start-up or warm-up), in
+// per cent and in µs per request, and the same by file or kind (idle, GC, system calls).
+// `node profile.mjs FILE.cpuprofile` only reads a profile.
+//   BENCH_TARGET=portico|bare BENCH_RATE=2000 BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_ACCESS_LINES=1 BENCH_TOP=40 node scripts/bench/gateway/profile.mjs
+// BENCH_RATE paces wrk (fixed-rate.lua) so two targets do the same work; unset, wrk goes flat out.
+import { spawn } from 'node:child_process';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const HERE = fileURLToPath(new URL('./', import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ACCESS_LINES = process.env.BENCH_ACCESS_LINES !== '0';
+const TOP = Number(process.env.BENCH_TOP ?? 40);
+const TARGET = process.env.BENCH_TARGET ?? 'portico';
+const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : null;
+const PORTICO = process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js');
+const PATH = '/bench/item.json';
+
+/**
+ * Self time per function from a V8 .cpuprofile, counting only the samples between `from` and
+ * `to` (µs of the monotonic clock, as process.hrtime).
+ */
+export function summarize(profile, from = -Infinity, to = Infinity) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  let at = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (at < from || at > to) continue;
+    const id = profile.samples[i];
+    self.set(id, (self.get(id) ?? 0) + delta);
+  }
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const functions = new Map();
+  for (const [id, us] of self) {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    const where = url ? `${url.startsWith('file://') ? relative(ROOT, fileURLToPath(url)) : url}:${lineNumber + 1}` : '';
+    const key = `${functionName || '(anonymous)'} ${where}`.trim();
+    functions.set(key, (functions.get(key) ?? 0) + us);
+  }
+  return { total, functions: [...functions].sort((a, b) => b[1] - a[1]) };
+}
+
+/** Native frames that are system calls (their time is mostly the kernel's). */
+const SYSCALLS = new Set(['writev', 'writeLatin1String', 'writeBuffer', 'writeUtf8String', 'writeString', 'read', 'close', 'fstat', 'open']);
+
+function kindOf(name) {
+  const file = /\s(\S+):\d+$/.exec(name)?.[1] ?? name;
+  if (SYSCALLS.has(name)) return 'system calls (writev, write...)';
+  if (file.includes('node_modules/undici')) return 'undici';
+  if (file.startsWith('node:')) return 'node core (JS)';
+  if (file.includes('daemon/dist/')) return `portico ${file.split('daemon/dist/')[1].split('/').slice(0, 2).join('/')}`;
+  if (file.includes('bare-proxy.mjs')) return 'bare-proxy.mjs';
+  return file;
+}
+
+function print({ total, functions }, top, requests = null) {
+  const pct = (us) => `${((us / total) * 100).toFixed(1).padStart(5)}%`;
+  const per = (us) => (requests ? `${(us / requests).toFixed(2).padStart(7)} µs/req` : '');
+  console.log(`${(total / 1e6).toFixed(1)} s sampled during the measured run${requests ? ` (${requests} requests, ${(total / requests).toFixed(1)} µs each)` : ''}; top ${top} functions by self time:`);
+  for (const [name, us] of functions.slice(0, top)) console.log(`  ${pct(us)} ${per(us)}  ${name}`);
+  const groups = new Map();
+  for (const [name, us] of functions) groups.set(kindOf(name), (groups.get(kindOf(name)) ?? 0) + us);
+  console.log('by file or kind:');
+  for (const [group, us] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${pct(us)} ${per(us)}  ${group}`);
+}
+
+if (process.argv[2]) {
+  print(summarize(JSON.parse(readFileSync(process.argv[2], 'utf8'))), TOP);
+} else {
+  need('nginx');
+  need('wrk');
+  const dir = mkdtempSync(join(tmpdir(), 'portico-profile-gateway-'));
+  // nginx's workers read the files as another user.
+  chmodSync(dir, 0o755);
+  const children = [];
+  process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
+  mkdirSync(join(dir, 'log'));
+  const logFile = join(dir, 'log/output.log');
+  try {
+    const [backendPort, proxyPort, controlPort, servicesPort, cdsPort] = await Promise.all(Array.from({ length: 5 }, freePort));
+    mkdirSync(join(dir, 'www/bench'), { recursive: true });
+    writeFileSync(join(dir, 'www', PATH), JSON.stringify({ id: 1, items: Array.from({ length: 20 }, (_, i) => ({ n: i, name: `item number ${i}`, ok: true })) }));
+    children.push(startNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${join(dir, 'www')}; }`)));
+    const profiles = join(dir, 'profiles');
+    // Not beside the config: the config watcher would see every log write.
+    const log = openSync(logFile, 'w');
+    let proxy;
+    if (TARGET === 'bare') {
+      // --cpu-prof writes its profile on a normal exit: SIGTERM becomes one.
+      const exitOnTerm = 'data:text/javascript,process.on("SIGTERM",()=>process.exit(0))';
+      proxy = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, '--import', exitOnTerm, join(HERE, 'bare-proxy.mjs'), String(proxyPort), `http://127.0.0.1:${backendPort}`], { cwd: ROOT, stdio: ['ignore', log, 'inherit'] });
+    } else {
+      const config = join(dir, 'portico.hcl');
+      writeFileSync(config, `server "bench" {\n  hosts = ["127.0.0.1:${proxyPort}"]\n  endpoint "/**" {\n    proxy {\n      backend = "origin"\n    }\n  }\n}\ndefinitions {\n  backend "origin" {\n    origin = "http://127.0.0.1:${backendPort}"\n  }\n}\nsettings {\n  log_level = "${ACCESS_LINES ? 'info' : 'warn'}"\n}\n`);
+      const env = { ...process.env, PORTICO_DATA_DIR: join(dir, 'data'), PORTICO_CONTROL_ADDR: `127.0.0.1:${controlPort}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${servicesPort}`, PORTICO_CDS_ADDR: `127.0.0.1:${cdsPort}`, PORTICO_LOG_LEVEL: 'warn' };
+      proxy = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, PORTICO, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', log, 'inherit'] });
+    }
+    closeSync(log);
+    children.push(proxy);
+    const url = `http://127.0.0.1:${proxyPort}${PATH}`;
+    await waitFor(async () => (await fetch(url)).ok, TARGET);
+    const load = { threads: 1, connections: CONNECTIONS, ...(RATE ? { script: join(HERE, 'fixed-rate.lua'), scriptArgs: [RATE] } : {}) };
+    await startWrk(url, { ...load, seconds: 3 }).done;
+    // Only the measured run counts (not start-up, warm-up or shutdown).
+    const from = Number(process.hrtime.bigint() / 1000n);
+    const run = await startWrk(url, { ...load, seconds: SECONDS }).done;
+    const to = Number(process.hrtime.bigint() / 1000n);
+    const what = TARGET === 'bare' ? 'the bare undici proxy' : `Portico, a plain proxy route, access lines ${ACCESS_LINES ? 'on' : 'off'}`;
+    console.log(`wrk -c${CONNECTIONS} -d${SECONDS}s${RATE ? ` at ${RATE} req/s` : ''} through ${what}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99} (the profiler slows the process down)`);
+    const exited = new Promise((resolve) => proxy.once('exit', resolve));
+    proxy.kill('SIGTERM');
+    await exited;
+    const file = readdirSync(profiles).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error(`profile: ${TARGET} wrote no .cpuprofile`);
+    print(summarize(JSON.parse(readFileSync(join(profiles, file), 'utf8')), from, to), TOP, run.requests);
+    if (process.env.BENCH_KEEP_PROFILE) writeFileSync(process.env.BENCH_KEEP_PROFILE, readFileSync(join(profiles, file)));
+  } catch (error) {
+    console.error(`profile: ${error.message}; the output ends with:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    process.exitCode = 1;
+  } finally {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
