@@ -39,6 +39,9 @@ class ApiSource extends FakeSource {
   resets: Array<DeliverySelector & { actor?: string }> = [];
   retries: Array<{ id: string; actor: string }> = [];
   jobs: JobView[] = [job()];
+  /** Counts reads fail as a fetch does when the daemon is gone. */
+  countsFail = false;
+  failedCountReads = 0;
   readonly api = {
     deliveries: {
       list: {
@@ -64,11 +67,17 @@ class ApiSource extends FakeSource {
         }),
       },
       counts: {
-        query: async () => ({
+        query: async () => {
+          if (this.countsFail) {
+            this.failedCountReads += 1;
+            throw new TypeError('fetch failed');
+          }
+          return {
           PENDING: this.rows.filter((r) => r.status === 'PENDING').length,
           DELIVERED: this.rows.filter((r) => r.status === 'DELIVERED').length,
           DEAD: this.rows.filter((r) => r.status === 'DEAD').length,
-        }),
+          };
+        },
       },
       retryNow: {
         mutate: async ({ id, actor }: { id: string; actor: string }) => {
@@ -250,13 +259,9 @@ describe('status view', () => {
     await shows(term, '✗ 2 DEAD deliveries');
     source.setLink({ kind: 'connecting' });
     await shows(term, 'stale');
-    let reads = 0;
-    source.api.deliveries.counts.query = async () => {
-      reads += 1;
-      throw new TypeError('fetch failed');
-    };
+    source.countsFail = true;
     source.emit({ type: 'delivery.state', message: 'delivery d6 PENDING' });
-    while (reads === 0) await new Promise((r) => setTimeout(r, 10));
+    while (source.failedCountReads === 0) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 50));
     expect(term.text()).toContain('webhooks ✗ 2 DEAD deliveries');
   });
