@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { send, startGateway } from '../gateway/http/test-gateway.js';
+import { send, startGateway } from '../gateway/http/testing/test-gateway.js';
 import { loggableUrl } from './loggable-url.js';
 
 describe('secrets out of the log URL', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateSource, formatDiagnostic, HclError, standardFunctions, type FunctionTable, type HclFunction } from './index.js';
-import { evalErrors } from './test-helpers.js';
+import { evalErrors } from './testing/hcl-errors.js';
 
 // Tuples, objects, for expressions, splats, index and attribute access, as the upstream
 // specification and reference implementation define them.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateSource, evaluateSourceValue, HclNumber } from './index.js';
-import { evalErrors } from './test-helpers.js';
+import { evalErrors } from './testing/hcl-errors.js';
 
 // Behaviour of operators, conversions and conditionals as the upstream native syntax
 // specification (hclsyntax/spec.md) and its reference implementation define them.

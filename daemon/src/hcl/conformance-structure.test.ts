@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, parse } from './index.js';
-import { parseErrors } from './test-helpers.js';
+import { parseErrors } from './testing/hcl-errors.js';
 
 // Bodies, blocks, comments, newlines and identifiers, as the upstream specification and
 // reference implementation define them.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateSource, evaluateSourceValue, HclNumber } from './index.js';
-import { evalErrors } from './test-helpers.js';
+import { evalErrors } from './testing/hcl-errors.js';
 
 // Syntax errors inside expressions, and the upstream spec suite's operator, literal and
 // heredoc fixtures (our own copies of their facts).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateSource } from './index.js';
-import { evalErrors } from './test-helpers.js';
+import { evalErrors } from './testing/hcl-errors.js';
 
 // String escapes, template sequences, strip markers, heredocs and unwrapping, as the
 // upstream specification and reference implementation define them.

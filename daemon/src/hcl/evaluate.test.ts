@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, evaluateSource, parse } from './index.js';
-import { evalErrors } from './test-helpers.js';
+import { evalErrors } from './testing/hcl-errors.js';
 
 const vars = { list: [{ id: 1, n: 'a' }, { id: 2, n: 'b' }], obj: { id: 7, tags: ['x', 'y'] }, nums: [3, 1, 2], k: 'dyn', s: 'str', nothing: null };
 const ev = (src: string): unknown => evaluateSource(src, vars);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from './index.js';
-import { parseErrors } from './test-helpers.js';
+import { parseErrors } from './testing/hcl-errors.js';
 
 describe('parse: structure', () => {
   it('parses attributes and blocks with quoted and bare labels, with ranges', () => {

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from './index.js';
-import { parseErrors } from './test-helpers.js';
+import { parseErrors } from './testing/hcl-errors.js';
 
 const CONFIG = `server "main" {
   hosts = ["*:8080"]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateSource } from './index.js';
-import { evalErrors, parseErrors } from './test-helpers.js';
+import { evalErrors, parseErrors } from './testing/hcl-errors.js';
 
 const ev = (src: string, vars: Record<string, unknown> = {}): unknown => evaluateSource(src, vars);
 

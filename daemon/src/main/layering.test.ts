@@ -12,8 +12,8 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'testing' ? [] : sourceFiles(path);
-    // Tests and their kits may start the whole daemon; the rule is for what ships.
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$|test-kit|test-support/.test(entry.name) ? [path] : [];
+    // Tests and their kits (in testing/ folders) may start the whole daemon; the rule is for what ships.
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
   });
 }
 
@@ -67,5 +67,23 @@ describe('who knows whom', () => {
       [...readFileSync(file, 'utf8').matchAll(/class (\w+) extends (?:Error|TypeError|RangeError)\b/g)].map((m) => `${relative(SRC, file)}: ${m[1]}`),
     );
     expect(offenders.filter((o) => !o.startsWith('core/errors.ts: PorticoError'))).toEqual([]);
+  });
+
+  it('test kits live in testing/ folders, and nothing that ships imports one (or vitest)', () => {
+    const all = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return entry.name === 'testing' ? [] : all(path);
+        return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+      });
+    const offenders = all(SRC).flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      const found: string[] = [];
+      if (/(^|[-/])test-|test-(kit|support|helpers)/.test(relative(SRC, file))) found.push(`${relative(SRC, file)}: a kit outside testing/`);
+      if (/from\s+'vitest'/.test(text)) found.push(`${relative(SRC, file)}: imports vitest`);
+      for (const m of text.matchAll(/(?:from\s+|import\(\s*)'(\.{1,2}\/[^']*\/testing\/[^']*)'/g)) found.push(`${relative(SRC, file)}: imports ${m[1]}`);
+      return found;
+    });
+    expect(offenders).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accessLines, basic, startAccessGateway } from './test-support.js';
+import { accessLines, basic, startAccessGateway } from './testing/access-gateway.js';
 
 describe('custom_log_fields of access controls', () => {
   it('adds a control\'s fields to the access line when it passes (reading its request.context) and when it refuses, with the block\'s own fields winning', async () => {

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
-import { startBackend } from '../endpoint/test-support.js';
-import { accessLines, basic, startAccessGateway } from './test-support.js';
+import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
+import { accessLines, basic, startAccessGateway } from './testing/access-gateway.js';
 
 const openssl = (...args: string[]): string => execFileSync('openssl', ['passwd', ...args], { encoding: 'utf8' }).trim();
 

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { accessLines, basic, startAccessGateway } from './test-support.js';
+import { accessLines, basic, startAccessGateway } from './testing/access-gateway.js';
 
 const SECRET = 'a-test-secret-of-enough-length-0123456789';
 const hs256 = (claims: Record<string, unknown>): Promise<string> => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new TextEncoder().encode(SECRET));

@@ -3,8 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, jwtVerify, SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startBackend } from '../endpoint/test-support.js';
-import { accessLines, startAccessGateway } from './test-support.js';
+import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
+import { accessLines, startAccessGateway } from './testing/access-gateway.js';
 
 const SECRET = 'a-test-secret-of-enough-length-0123456789';
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOidcProvider, startTokenEndpoint, type OidcProviderHandle, type TokenEndpointHandle } from '../../testing/login-providers/index.js';
-import { freePort } from '../http/test-gateway.js';
-import { accessLines, startAccessGateway, type AccessGateway } from './test-support.js';
+import { freePort } from '../http/testing/test-gateway.js';
+import { accessLines, startAccessGateway, type AccessGateway } from './testing/access-gateway.js';
 import { callback, signIn, startLogin } from './testing/code-flow.js';
 
 const closers: Array<{ close(): Promise<void> }> = [];

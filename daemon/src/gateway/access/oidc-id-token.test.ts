@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { s256 } from './oauth2/pkce.js';
-import { accessLines, startAccessGateway } from './test-support.js';
+import { accessLines, startAccessGateway } from './testing/access-gateway.js';
 
 /**
  * ID token checks need tokens no honest provider issues: a small OpenID Provider on

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOidcProvider, type OidcProviderHandle } from '../../testing/login-providers/index.js';
-import { freePort } from '../http/test-gateway.js';
+import { freePort } from '../http/testing/test-gateway.js';
 import { s256 } from './oauth2/pkce.js';
-import { accessLines, startAccessGateway, type AccessGateway } from './test-support.js';
+import { accessLines, startAccessGateway, type AccessGateway } from './testing/access-gateway.js';
 import { callback as callbackAt, signIn as signInAt, startLogin as startLoginAt, type LoginStart } from './testing/code-flow.js';
 
 const providers: OidcProviderHandle[] = [];

@@ -1,8 +1,8 @@
 import { inflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSamlIdp, type SamlIdp } from '../../testing/login-providers/index.js';
-import { freePort } from '../http/test-gateway.js';
-import { accessLines, startAccessGateway, type AccessGateway } from './test-support.js';
+import { freePort } from '../http/testing/test-gateway.js';
+import { accessLines, startAccessGateway, type AccessGateway } from './testing/access-gateway.js';
 
 const idps: SamlIdp[] = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTokenEndpoint, type TokenEndpointHandle } from '../../testing/login-providers/index.js';
-import { accessLines, startAccessGateway } from '../access/test-support.js';
+import { accessLines, startAccessGateway } from '../access/testing/access-gateway.js';
 
 const providers: TokenEndpointHandle[] = [];
 afterEach(async () => {

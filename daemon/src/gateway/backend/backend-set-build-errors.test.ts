@@ -5,7 +5,7 @@ import { GatewayError } from '../errors/error-types.js';
 import { loadDefinitions, testLogger } from './testing/backend-fixture.js';
 import { createHealthMonitor } from '../health/health-monitor.js';
 import { createBackendSet } from './backend-set.js';
-import { tempFiles } from '../config/test-helpers.js';
+import { tempFiles } from '../config/testing/config-files.js';
 
 test('a ca_file that vanished or is not PEM since the load fails the build with a configuration error naming backend and file', async () => {
   const dir = tempFiles({ 'ca.pem': '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n' });

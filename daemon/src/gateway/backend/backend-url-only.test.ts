@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { loadOk } from '../config/test-helpers.js';
+import { loadOk } from '../config/testing/config-files.js';
 import { backendRequest, backendsFor, cleanup, readAll } from './testing/backend-fixture.js';
 import { startOrigin } from './testing/origin.js';
 

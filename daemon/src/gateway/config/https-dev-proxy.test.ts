@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { problems } from './test-helpers.js';
+import { problems } from './testing/config-files.js';
 
 const server = 'server {\n  hosts = ["*:8080", "*:9000"]\n}\n';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { problems } from './test-helpers.js';
+import { problems } from './testing/config-files.js';
 
 /** A valid endpoint body, for tests about something else (nested blocks need lines of their own). */
 const OK = 'response {\n  body = "ok"\n}';

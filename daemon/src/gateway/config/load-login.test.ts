@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeCertificates } from '../backend/testing/certificates.js';
-import { load, loadOk, problems } from './test-helpers.js';
+import { load, loadOk, problems } from './testing/config-files.js';
 
 const certs = makeCertificates(['idp.example']);
 const CERT_BODY = certs.cert.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');

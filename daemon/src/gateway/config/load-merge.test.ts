@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EndpointConfig, GatewayConfig } from './model.js';
-import { load } from './test-helpers.js';
+import { load } from './testing/config-files.js';
 
 function endpoint(config: GatewayConfig | null, path: string): EndpointConfig | undefined {
   const server = config?.servers[0];

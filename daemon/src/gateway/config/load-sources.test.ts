@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from './load.js';
-import { load, tempFiles } from './test-helpers.js';
+import { load, tempFiles } from './testing/config-files.js';
 
 describe('reading configuration files', () => {
   it('gives the SHA-256 of each file read, in load order', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '../../core/version.js';
-import { load, loadOk, problems } from './test-helpers.js';
+import { load, loadOk, problems } from './testing/config-files.js';
 
 const ENDPOINT = (attrs: string): string => `server {\n  endpoint "/" {\n${attrs}\n    response {\n      body = "ok"\n    }\n  }\n}\n`;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STANDARD_METHODS } from './build-endpoints.js';
-import { loadOk } from './test-helpers.js';
+import { loadOk } from './testing/config-files.js';
 
 const RESPONSE = '    response {\n      body = "ok"\n    }';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadOk } from './test-helpers.js';
+import { loadOk } from './testing/config-files.js';
 
 describe('servers, settings and backends in the model', () => {
   it('fills every setting with the default of the spec', async () => {

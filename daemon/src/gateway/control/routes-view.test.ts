@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadOk } from '../config/test-helpers.js';
+import { loadOk } from '../config/testing/config-files.js';
 import { routesView } from './routes-view.js';
 
 describe('routesView', () => {

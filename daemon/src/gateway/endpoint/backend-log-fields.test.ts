@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { send } from '../http/test-gateway.js';
-import { startBackend, startEndpointGateway } from './test-support.js';
+import { send } from '../http/testing/test-gateway.js';
+import { startBackend, startEndpointGateway } from './testing/endpoint-gateway.js';
 
 describe('custom_log_fields of a backend', () => {
   it('reads backend_request and backend_response when the backend line is written, even for a small body', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { send } from '../http/test-gateway.js';
-import { fixedHealth, startBackend, startEndpointGateway } from './test-support.js';
+import { send } from '../http/testing/test-gateway.js';
+import { fixedHealth, startBackend, startEndpointGateway } from './testing/endpoint-gateway.js';
 
 describe('backend variables', () => {
   it('backend_requests.<label>, backend_responses.<label> and backends.<label>.health', async () => {

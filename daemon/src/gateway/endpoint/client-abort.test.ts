@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { startBackend, startEndpointGateway } from './test-support.js';
+import { startBackend, startEndpointGateway } from './testing/endpoint-gateway.js';
 
 describe('client abort', () => {
   it('cancels the backend request when the client goes away', async () => {

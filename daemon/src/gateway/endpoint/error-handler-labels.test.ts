@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { send } from '../http/test-gateway.js';
-import { startBackend, startEndpointGateway, type SeenRequest } from './test-support.js';
+import { send } from '../http/testing/test-gateway.js';
+import { startBackend, startEndpointGateway, type SeenRequest } from './testing/endpoint-gateway.js';
 
 describe('error_handler labels and fields; request_id_backend_header', () => {
   it('one handler with several types answers each of them, and its custom_log_fields reach the access line', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { send } from '../http/test-gateway.js';
-import { startBackend, startEndpointGateway } from './test-support.js';
+import { send } from '../http/testing/test-gateway.js';
+import { startBackend, startEndpointGateway } from './testing/endpoint-gateway.js';
 
 describe('error_handler', () => {
   it('the most specific handler wins; the endpoint\\u2019s handlers win over the api\\u2019s; the api\\u2019s catch the rest', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { send } from '../http/test-gateway.js';
-import { startBackend, startEndpointGateway } from './test-support.js';
+import { send } from '../http/testing/test-gateway.js';
+import { startBackend, startEndpointGateway } from './testing/endpoint-gateway.js';
 
 describe('expected_status', () => {
   it('a status outside expected_status is an unexpected_status error (502); one inside passes', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { send } from '../http/test-gateway.js';
-import { startBackend, startEndpointGateway, type SeenRequest } from './test-support.js';
+import { send } from '../http/testing/test-gateway.js';
+import { startBackend, startEndpointGateway, type SeenRequest } from './testing/endpoint-gateway.js';
 
 describe('modifiers', () => {
   it('request headers and query params: remove, set, add per context, in the order endpoint, proxy, backend', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { send } from '../http/test-gateway.js';
-import { startBackend, startEndpointGateway, type SeenRequest } from './test-support.js';
+import { send } from '../http/testing/test-gateway.js';
+import { startBackend, startEndpointGateway, type SeenRequest } from './testing/endpoint-gateway.js';
 
 /**
  * Behaviours ported from the peer's integration tests (coupergateway/couper,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { send } from '../http/test-gateway.js';
-import { startBackend, startEndpointGateway, type SeenRequest } from './test-support.js';
+import { send } from '../http/testing/test-gateway.js';
+import { startBackend, startEndpointGateway, type SeenRequest } from './testing/endpoint-gateway.js';
 
 describe('proxy forwarding', () => {
   it('forwards method, headers (minus hop-by-hop and Host), body and query; adds X-Forwarded-For and the request id; streams the answer back', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { send } from '../http/test-gateway.js';
-import { startBackend, startEndpointGateway } from './test-support.js';
+import { send } from '../http/testing/test-gateway.js';
+import { startBackend, startEndpointGateway } from './testing/endpoint-gateway.js';
 
 describe('set_response_status', () => {
   it('endpoint then backend set the status; 204 drops body and Content-Length with a warning', async () => {

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { send } from '../http/test-gateway.js';
-import { startBackend, startEndpointGateway } from './test-support.js';
+import { send } from '../http/testing/test-gateway.js';
+import { startBackend, startEndpointGateway } from './testing/endpoint-gateway.js';
 
 describe('stages', () => {
   it('blocks of one stage run in parallel: each answer waits until both requests arrived', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadOk } from '../config/test-helpers.js';
+import { loadOk } from '../config/testing/config-files.js';
 import type { Dyn, JsonValue } from '../config/model.js';
 import type { RequestInfo } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';

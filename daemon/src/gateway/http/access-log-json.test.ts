@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonRecords, send, startGateway } from './test-gateway.js';
+import { jsonRecords, send, startGateway } from './testing/test-gateway.js';
 
 const CONFIG = `
 server "web" {

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, send, startGateway } from './test-gateway.js';
+import { freePort, send, startGateway } from './testing/test-gateway.js';
 
 const blockers: ReturnType<typeof createServer>[] = [];
 afterEach(async () => {

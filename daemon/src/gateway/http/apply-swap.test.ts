@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EndpointContext, EndpointHandler, GatewayResponse } from '../contracts.js';
-import { echoEndpointHandler, freePort, send, startGateway } from './test-gateway.js';
+import { echoEndpointHandler, freePort, send, startGateway } from './testing/test-gateway.js';
 
 /** Holds requests to `/slow` until released; answers with the config version the request ran on (from its endpoint's response body). */
 function gatedHandler(): { handler: EndpointHandler; arrived: () => number; release: () => void } {

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startGateway } from './test-gateway.js';
+import { startGateway } from './testing/test-gateway.js';
 
 const CONFIG = { 'portico.hcl': 'server {\n  hosts = ["*:0"]\n  endpoint "/**" {\n    response { body = "ok" }\n  }\n}\n' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { send, startGateway } from './test-gateway.js';
+import { send, startGateway } from './testing/test-gateway.js';
 
 describe('error_file templates', () => {
   it('renders the api .json template and the server HTML template with escaped values', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { send, startGateway } from './test-gateway.js';
+import { send, startGateway } from './testing/test-gateway.js';
 
 const FILES = {
   'portico.hcl': `

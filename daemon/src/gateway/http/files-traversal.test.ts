@@ -1,7 +1,7 @@
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { send, startGateway } from './test-gateway.js';
+import { send, startGateway } from './testing/test-gateway.js';
 
 describe('files never serve outside document_root', () => {
   // Dot segments, backslashes and NUL are refused by the front (400) before routing; the rest by the files block (404).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { requestUrl } from './forwarded-url.js';
-import { send, startGateway } from './test-gateway.js';
+import { send, startGateway } from './testing/test-gateway.js';
 
 const url = (accept: ('proto' | 'host' | 'port')[], headers: Record<string, string>, xfh = false) => requestUrl({ xfh, acceptForwardedUrl: accept }, headers, '/p?q=1', 'fallback:1').href;
 

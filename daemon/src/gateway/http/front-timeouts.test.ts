@@ -4,7 +4,7 @@ import { readGatewayFrontSettings } from './front-settings.js';
 import { createEndpointHandler } from '../endpoint/endpoint-handler.js';
 import { checkingIntervalMs } from './front-limits.js';
 import { rawExchange, rawHeader } from './raw-socket.js';
-import { jsonRecords, startGateway } from './test-gateway.js';
+import { jsonRecords, startGateway } from './testing/test-gateway.js';
 
 const CONFIG = {
   'portico.hcl': 'server {\n  hosts = ["*:0"]\n  endpoint "/**" {\n    response { body = "ok" }\n  }\n  endpoint "/upload" {\n    request_body_limit = "1MiB"\n    response { body = request.body }\n  }\n}\nsettings {\n  log_format = "json"\n}\n',

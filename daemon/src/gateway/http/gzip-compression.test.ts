@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { send, startGateway } from './test-gateway.js';
+import { send, startGateway } from './testing/test-gateway.js';
 
 const BIG = 'lorem ipsum dolor sit amet '.repeat(100);
 

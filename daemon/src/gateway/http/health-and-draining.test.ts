@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freePort, send, startGateway } from './test-gateway.js';
+import { freePort, send, startGateway } from './testing/test-gateway.js';
 
 describe('health path and draining', () => {
   it('answers 200 healthy on every port and host, before routing and outside base paths', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEV_CERT_FILE, DEV_KEY_FILE } from './dev-tls.js';
-import { freePort, jsonRecords, send, startGateway } from './test-gateway.js';
+import { freePort, jsonRecords, send, startGateway } from './testing/test-gateway.js';
 
 const dirs: string[] = [];
 afterEach(() => {

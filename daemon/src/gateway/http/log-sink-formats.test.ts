@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GatewayLogRecord } from '../contracts.js';
 import { createGatewayLogSink } from '../logs/log-sink.js';
-import { send, startGateway } from './test-gateway.js';
+import { send, startGateway } from './testing/test-gateway.js';
 
 const backendRecord: GatewayLogRecord = {
   timestamp: '2030-01-02T03:04:05.000Z',

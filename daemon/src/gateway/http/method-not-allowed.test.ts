@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { send, startGateway } from './test-gateway.js';
+import { send, startGateway } from './testing/test-gateway.js';
 
 describe('allowed_methods', () => {
   it('answers other methods with 405 and an Allow header, inside an api as JSON', async () => {

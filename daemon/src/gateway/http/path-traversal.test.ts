@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { startAccessGateway } from '../access/test-support.js';
-import { startBackend } from '../endpoint/test-support.js';
-import { send } from './test-gateway.js';
+import { startAccessGateway } from '../access/testing/access-gateway.js';
+import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
+import { send } from './testing/test-gateway.js';
 import { checkRequestPath } from './request-path.js';
 
 /** Every form of escaping a route's prefix, as sent on the wire (never normalised by the client). */

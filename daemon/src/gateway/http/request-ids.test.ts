@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commonRequestId } from './request-id.js';
-import { send, startGateway } from './test-gateway.js';
+import { send, startGateway } from './testing/test-gateway.js';
 
 const ENDPOINT = '  endpoint "/id" {\n    response { body = request.id }\n  }\n';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EndpointContext, GatewayResponse } from '../contracts.js';
-import { send, startGateway } from './test-gateway.js';
+import { send, startGateway } from './testing/test-gateway.js';
 
 describe('shutdown timeout', () => {
   it('aborts requests still running after the timeout and destroys their sockets; stop() resolves', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { send, startGateway } from './test-gateway.js';
+import { send, startGateway } from './testing/test-gateway.js';
 
 describe('spa', () => {
   it('answers its paths (/** included) with the bootstrap file, while existing files and endpoints win', async () => {

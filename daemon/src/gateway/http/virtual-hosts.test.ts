@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freePort, send, startGateway } from './test-gateway.js';
+import { freePort, send, startGateway } from './testing/test-gateway.js';
 
 describe('virtual hosts on several ports', () => {
   it('selects the server by Host (case-insensitive, port ignored), falls back to the * server of the port, and 404s without one', async () => {

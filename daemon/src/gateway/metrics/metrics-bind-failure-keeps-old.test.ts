@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
-import { freePort, send } from '../http/test-gateway.js';
+import { freePort, send } from '../http/testing/test-gateway.js';
 import { loadConfig, startMeteredGateway } from './testing/metered-gateway.js';
 import { fetchExporter } from './testing/scrape.js';
 

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { freePort, send } from '../http/test-gateway.js';
+import { freePort, send } from '../http/testing/test-gateway.js';
 import { sampleValue } from './testing/exposition-parser.js';
 import { loadConfig, startMeteredGateway } from './testing/metered-gateway.js';
 import { fetchExporter, scrape } from './testing/scrape.js';

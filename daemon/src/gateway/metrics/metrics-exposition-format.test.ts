@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { startBackend } from '../endpoint/test-support.js';
-import { freePort, send } from '../http/test-gateway.js';
+import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
+import { freePort, send } from '../http/testing/test-gateway.js';
 import { parseExposition, sampleValue } from './testing/exposition-parser.js';
 import { exporterPort, startMeteredGateway } from './testing/metered-gateway.js';
 import { fetchExporter } from './testing/scrape.js';

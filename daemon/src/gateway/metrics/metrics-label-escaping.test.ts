@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { send } from '../http/test-gateway.js';
+import { send } from '../http/testing/test-gateway.js';
 import { sampleValue } from './testing/exposition-parser.js';
 import { exporterPort, startMeteredGateway } from './testing/metered-gateway.js';
 import { fetchExporter, scrape } from './testing/scrape.js';

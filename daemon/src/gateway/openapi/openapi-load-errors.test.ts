@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { load, problems } from '../config/test-helpers.js';
-import { PETS_YAML } from './test-support.js';
+import { load, problems } from '../config/testing/config-files.js';
+import { PETS_YAML } from './testing/pets-api.js';
 
 const hcl = (file: string): string => `server {
   endpoint "/**" {

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBackendSet } from '../backend/index.js';
 import { createEndpointHandler } from '../endpoint/endpoint-handler.js';
-import { fixedHealth } from '../endpoint/test-support.js';
+import { fixedHealth } from '../endpoint/testing/endpoint-gateway.js';
 import { GatewayServer } from '../http/gateway-server.js';
 import { join, startManager, tempDir, writeFileSync } from '../reload/testing/config-files.js';
-import { PETS_YAML, petsBackend } from './test-support.js';
+import { PETS_YAML, petsBackend } from './testing/pets-api.js';
 
 const servers: GatewayServer[] = [];
 afterEach(async () => {

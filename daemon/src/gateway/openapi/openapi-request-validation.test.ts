@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accessLine, backendLines, petsBackend, startPetsGateway } from './test-support.js';
+import { accessLine, backendLines, petsBackend, startPetsGateway } from './testing/pets-api.js';
 
 describe('openapi: requests to the backend', () => {
   it('sends a request the document allows, under the server base path', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accessLine, backendLines, petsBackend, startPetsGateway } from './test-support.js';
+import { accessLine, backendLines, petsBackend, startPetsGateway } from './testing/pets-api.js';
 
 const json = { 'content-type': 'application/json' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadOk, problems } from '../config/test-helpers.js';
+import { loadOk, problems } from '../config/testing/config-files.js';
 
 describe('websockets in the configuration', () => {
   it('takes the attribute or the block, with its timeout and header modifiers', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { definePlainFunction, evaluateSource } from '../index.js';
-import { evalErrors } from '../test-helpers.js';
+import { evalErrors } from '../testing/hcl-errors.js';
 
 const ev = (src: string, vars: Record<string, unknown> = {}): unknown => evaluateSource(src, vars);
 

@@ -4,7 +4,7 @@ import type { SamlIdp } from '../../../testing/login-providers/saml-idp.js';
 import { createSamlAcs } from './acs.js';
 import { parseIdpMetadata } from './idp-metadata.js';
 import { samlSsoUrl } from './sso-url.js';
-import { expectRefusal, SP } from './test-support.js';
+import { expectRefusal, SP } from './testing/saml-refusals.js';
 
 const users = {
   alice: { password: 'wonderland', nameId: 'alice@example.org', attributes: { groups: ['admins', 'staff'], mail: ['old@example.org', 'alice@example.org'], displayName: 'Alice' } },

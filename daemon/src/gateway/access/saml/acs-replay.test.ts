@@ -3,7 +3,7 @@ import { startSamlIdp } from '../../../testing/login-providers/saml-idp.js';
 import type { SamlIdp } from '../../../testing/login-providers/saml-idp.js';
 import { createSamlAcs } from './acs.js';
 import { parseIdpMetadata } from './idp-metadata.js';
-import { expectRefusal, SP } from './test-support.js';
+import { expectRefusal, SP } from './testing/saml-refusals.js';
 
 let idp: SamlIdp;
 beforeAll(async () => {

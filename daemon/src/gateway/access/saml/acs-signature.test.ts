@@ -4,7 +4,7 @@ import type { SamlIdp } from '../../../testing/login-providers/saml-idp.js';
 import { createSamlAcs } from './acs.js';
 import type { SamlAcs } from './acs.js';
 import { parseIdpMetadata } from './idp-metadata.js';
-import { expectRefusal, SP, tamper } from './test-support.js';
+import { expectRefusal, SP, tamper } from './testing/saml-refusals.js';
 
 const users = { alice: { password: 'pw' } };
 const idps: SamlIdp[] = [];

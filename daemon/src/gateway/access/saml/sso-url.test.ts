@@ -6,7 +6,7 @@ import { createSamlAcs } from './acs.js';
 import { parseIdpMetadata } from './idp-metadata.js';
 import { attribute, firstElement, isSamlElement, parseXml, text } from './saml-xml.js';
 import { samlSsoUrl } from './sso-url.js';
-import { SP } from './test-support.js';
+import { SP } from './testing/saml-refusals.js';
 
 let idp: SamlIdp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { afterEach } from 'vitest';
 import type { BackendRequest, BackendSet, GatewayLogRecord, GatewayLogSink, HealthMonitor } from '../../contracts.js';
 import type { GatewayConfig } from '../../config/model.js';
-import { loadOk } from '../../config/test-helpers.js';
+import { loadOk } from '../../config/testing/config-files.js';
 import { Logger } from '../../../core/logger.js';
 import { createHealthMonitor } from '../../health/health-monitor.js';
 import { createBackendSet } from '../backend-set.js';

@@ -6,7 +6,7 @@
 import { afterEach } from 'vitest';
 import { createBackendSet } from '../../backend/index.js';
 import type { GatewayConfig } from '../../config/model.js';
-import { loadOk } from '../../config/test-helpers.js';
+import { loadOk } from '../../config/testing/config-files.js';
 import type { HealthMonitor } from '../../contracts.js';
 import { createEndpointHandler } from '../../endpoint/index.js';
 import { createHealthMonitor } from '../../health/index.js';

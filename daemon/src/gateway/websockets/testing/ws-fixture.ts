@@ -10,10 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { createBackendSet } from '../../backend/index.js';
-import { load } from '../../config/test-helpers.js';
+import { load } from '../../config/testing/config-files.js';
 import type { GatewayLogRecord } from '../../contracts.js';
 import { createEndpointHandler } from '../../endpoint/endpoint-handler.js';
-import { fixedHealth } from '../../endpoint/test-support.js';
+import { fixedHealth } from '../../endpoint/testing/endpoint-gateway.js';
 import { GatewayServer } from '../../http/gateway-server.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];

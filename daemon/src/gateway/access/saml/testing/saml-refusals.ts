@@ -1,7 +1,7 @@
 /** Test support for the SAML service provider: a service provider identity and ways to read refusals. */
 import { expect } from 'vitest';
-import { SamlError } from './saml-error.js';
-import type { SamlRefusalReason } from './saml-error.js';
+import { SamlError } from '../saml-error.js';
+import type { SamlRefusalReason } from '../saml-error.js';
 
 export const SP = { entityId: 'https://portico.example/saml/sp', acsUrl: 'https://portico.example/saml/acs' } as const;
 

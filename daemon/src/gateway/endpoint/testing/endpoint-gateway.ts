@@ -6,12 +6,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
-import type { GatewayConfig } from '../config/model.js';
-import { loadOk } from '../config/test-helpers.js';
-import { createBackendSet } from '../backend/index.js';
-import type { BackendHealth, GatewayLogRecord, HealthMonitor } from '../contracts.js';
-import { GatewayServer } from '../http/gateway-server.js';
-import { createEndpointHandler } from './endpoint-handler.js';
+import type { GatewayConfig } from '../../config/model.js';
+import { loadOk } from '../../config/testing/config-files.js';
+import { createBackendSet } from '../../backend/index.js';
+import type { BackendHealth, GatewayLogRecord, HealthMonitor } from '../../contracts.js';
+import { GatewayServer } from '../../http/gateway-server.js';
+import { createEndpointHandler } from '../endpoint-handler.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

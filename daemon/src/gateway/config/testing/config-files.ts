@@ -2,9 +2,9 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
-import { formatDiagnostic } from '../../hcl/index.js';
-import { loadGatewayConfig, type LoadResult } from './load.js';
-import type { GatewayConfig } from './model.js';
+import { formatDiagnostic } from '../../../hcl/index.js';
+import { loadGatewayConfig, type LoadResult } from '../load.js';
+import type { GatewayConfig } from '../model.js';
 
 const dirs: string[] = [];
 afterEach(() => {

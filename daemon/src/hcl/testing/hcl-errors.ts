@@ -1,5 +1,5 @@
-import { formatDiagnostic, HclError } from './diagnostics.js';
-import { evaluateSource, parse } from './index.js';
+import { formatDiagnostic, HclError } from '../diagnostics.js';
+import { evaluateSource, parse } from '../index.js';
 
 /** Formatted diagnostics of parsing `src` as file `t.hcl`. */
 export function parseErrors(src: string): string[] {

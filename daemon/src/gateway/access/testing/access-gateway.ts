@@ -4,13 +4,13 @@
  * test support, and the denials the consoles would be told of.
  */
 import { afterEach } from 'vitest';
-import { createBackendSet } from '../backend/index.js';
-import type { GatewayConfig } from '../config/model.js';
-import { load } from '../config/test-helpers.js';
-import type { AccessControlSet, AccessDenial, GatewayLogRecord } from '../contracts.js';
-import { createEndpointHandler } from '../endpoint/endpoint-handler.js';
-import { fixedHealth } from '../endpoint/test-support.js';
-import { GatewayServer } from '../http/gateway-server.js';
+import { createBackendSet } from '../../backend/index.js';
+import type { GatewayConfig } from '../../config/model.js';
+import { load } from '../../config/testing/config-files.js';
+import type { AccessControlSet, AccessDenial, GatewayLogRecord } from '../../contracts.js';
+import { createEndpointHandler } from '../../endpoint/endpoint-handler.js';
+import { fixedHealth } from '../../endpoint/testing/endpoint-gateway.js';
+import { GatewayServer } from '../../http/gateway-server.js';
 
 const servers: GatewayServer[] = [];
 afterEach(async () => {

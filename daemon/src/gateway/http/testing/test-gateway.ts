@@ -5,13 +5,13 @@
  */
 import { createServer } from 'node:net';
 import { afterEach } from 'vitest';
-import type { GatewayConfig } from '../config/model.js';
-import { load } from '../config/test-helpers.js';
-import type { BackendHealth, BackendSet, EndpointContext, EndpointHandler, GatewayLogRecord, GatewayResponse, HealthMonitor } from '../contracts.js';
-import { createEndpointHandler } from '../endpoint/endpoint-handler.js';
-import { GatewayError, type GatewayErrorKind } from '../errors/error-types.js';
-import { createGatewayLogSink } from '../logs/log-sink.js';
-import { GatewayServer, type GatewayServerOptions } from './gateway-server.js';
+import type { GatewayConfig } from '../../config/model.js';
+import { load } from '../../config/testing/config-files.js';
+import type { BackendHealth, BackendSet, EndpointContext, EndpointHandler, GatewayLogRecord, GatewayResponse, HealthMonitor } from '../../contracts.js';
+import { createEndpointHandler } from '../../endpoint/endpoint-handler.js';
+import { GatewayError, type GatewayErrorKind } from '../../errors/error-types.js';
+import { createGatewayLogSink } from '../../logs/log-sink.js';
+import { GatewayServer, type GatewayServerOptions } from '../gateway-server.js';
 
 const running: GatewayServer[] = [];
 afterEach(async () => {
@@ -161,4 +161,4 @@ export function jsonRecords(lines: readonly string[]): GatewayLogRecord[] {
 }
 
 // The raw request helper is shared with the dashboard's static-file tests.
-export { send, type RawResponse } from '../../core/testing/raw-http.js';
+export { send, type RawResponse } from '../../../core/testing/raw-http.js';

@@ -3,9 +3,9 @@
  * one endpoint proxying to a backend that validates against it.
  */
 import type { ServerResponse } from 'node:http';
-import { startAccessGateway, type AccessGateway } from '../access/test-support.js';
-import type { GatewayLogRecord } from '../contracts.js';
-import { startBackend, type SeenRequest, type TestBackend } from '../endpoint/test-support.js';
+import { startAccessGateway, type AccessGateway } from '../../access/testing/access-gateway.js';
+import type { GatewayLogRecord } from '../../contracts.js';
+import { startBackend, type SeenRequest, type TestBackend } from '../../endpoint/testing/endpoint-gateway.js';
 
 export const PETS_YAML = `openapi: 3.0.3
 info:
