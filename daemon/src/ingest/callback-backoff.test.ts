@@ -1,57 +1,31 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { testDatabases, type TestDatabase } from '../store/testing/databases.js';
-import type { Store } from '../store/types.js';
-import type { CallbackWorker } from './callback-worker.js';
+import { describe, expect, it } from 'vitest';
+import { testDatabases } from '../store/testing/databases.js';
 import type { AttemptRow, OutboxRow } from './records.js';
-import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from './testing/https-receiver.js';
-import { migratedStore, seedFinishedJob, testWorker } from './testing/ingest-fixture.js';
+import { callbackRigPerTest, T0 } from './testing/callback-rig.js';
+import { seedFinishedJob } from './testing/ingest-fixture.js';
 
 const factories = await testDatabases();
-const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const WAITS_S = [30, 300, 3600, 21600];
-let tls: TestTls;
-beforeAll(() => {
-  tls = makeTestTls();
-});
-afterAll(() => tls.dispose());
 
 describe.each(factories.map((f) => [f().kind, f] as const))('callback backoff on %s', (_kind, factory) => {
-  let database: TestDatabase;
-  let store: Store;
-  let receiver: TestReceiver;
-  let now: number;
-  let worker: CallbackWorker;
-  beforeEach(async () => {
-    database = factory();
-    store = await migratedStore(database);
-    receiver = await startReceiver(tls);
-    now = T0;
-    worker = testWorker(store, tls.caFile, { clock: () => now });
-    await worker.start();
-  });
-  afterEach(async () => {
-    await worker.stop();
-    await receiver.close();
-    await store.close();
-    await database.destroy();
-  });
+  const rig = callbackRigPerTest(factory, { worker: true });
 
-  const row = async () => (await store.get<OutboxRow>('SELECT * FROM ingest_callback_outbox'))!;
+  const row = async () => (await rig.store.get<OutboxRow>('SELECT * FROM ingest_callback_outbox'))!;
 
   it('retries after 30 s, 5 min, 1 h and 6 h, each measured from the failure, then delivers', async () => {
-    await seedFinishedJob(store, { url: receiver.url }, 'FAILED', T0);
-    receiver.reply = (_req, i) => (i < 4 ? { status: 500 } : { status: 204 });
-    expect(await worker.runOnce()).toBe(1);
+    await seedFinishedJob(rig.store, { url: rig.receiver.url }, 'FAILED', T0);
+    rig.receiver.reply = (_req, i) => (i < 4 ? { status: 500 } : { status: 204 });
+    expect(await rig.worker.runOnce()).toBe(1);
     for (const [i, wait] of WAITS_S.entries()) {
-      const failedAt = now;
+      const failedAt = rig.now;
       expect(await row()).toMatchObject({ status: 'PENDING', attempts: i + 1, next_attempt_at: failedAt + wait * 1000 });
-      now = failedAt + wait * 1000 - 1;
-      expect(await worker.runOnce(), `not due 1 ms before wait ${wait}s`).toBe(0);
-      now += 1;
-      expect(await worker.runOnce()).toBe(1);
+      rig.now = failedAt + wait * 1000 - 1;
+      expect(await rig.worker.runOnce(), `not due 1 ms before wait ${wait}s`).toBe(0);
+      rig.now += 1;
+      expect(await rig.worker.runOnce()).toBe(1);
     }
-    expect(await row()).toMatchObject({ status: 'DELIVERED', attempts: 5, last_status_code: 204, finished_at: now });
-    const attempts = await store.all<AttemptRow>('SELECT * FROM ingest_callback_attempts ORDER BY attempt');
+    expect(await row()).toMatchObject({ status: 'DELIVERED', attempts: 5, last_status_code: 204, finished_at: rig.now });
+    const attempts = await rig.store.all<AttemptRow>('SELECT * FROM ingest_callback_attempts ORDER BY attempt');
     expect(attempts.map((a) => [a.attempt, a.status_code])).toEqual([
       [1, 500],
       [2, 500],
@@ -64,17 +38,17 @@ describe.each(factories.map((f) => [f().kind, f] as const))('callback backoff on
   });
 
   it('marks the row DEAD at the 5th failure and never makes a 6th attempt', async () => {
-    await seedFinishedJob(store, { url: receiver.url }, 'SUCCEEDED', T0);
-    receiver.reply = () => ({ status: 503 });
+    await seedFinishedJob(rig.store, { url: rig.receiver.url }, 'SUCCEEDED', T0);
+    rig.receiver.reply = () => ({ status: 503 });
     for (let i = 0; i < 5; i++) {
-      expect(await worker.runOnce()).toBe(1);
-      now += 7 * 3600_000;
+      expect(await rig.worker.runOnce()).toBe(1);
+      rig.now += 7 * 3600_000;
     }
     expect(await row()).toMatchObject({ status: 'DEAD', attempts: 5, last_status_code: 503 });
     expect((await row()).finished_at).not.toBeNull();
-    now += 365 * 24 * 3600_000;
-    expect(await worker.runOnce()).toBe(0);
-    expect(receiver.received).toHaveLength(5);
-    expect(await store.get('SELECT COUNT(*) AS n FROM ingest_callback_attempts')).toEqual({ n: 5 });
+    rig.now += 365 * 24 * 3600_000;
+    expect(await rig.worker.runOnce()).toBe(0);
+    expect(rig.receiver.received).toHaveLength(5);
+    expect(await rig.store.get('SELECT COUNT(*) AS n FROM ingest_callback_attempts')).toEqual({ n: 5 });
   });
 });

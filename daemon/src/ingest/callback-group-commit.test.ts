@@ -1,18 +1,13 @@
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sqliteTestDatabase, type TestDatabase } from '../store/testing/databases.js';
+import { describe, expect, it } from 'vitest';
+import { sqliteTestDatabase } from '../store/testing/databases.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import type { Queryable, Store } from '../store/types.js';
 import { leaseDurationMs } from './callback-worker.js';
 import type { OutboxRow } from './records.js';
-import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from './testing/https-receiver.js';
-import { migratedStore, seedDeliveries, testWorker } from './testing/ingest-fixture.js';
-
-let tls: TestTls;
-beforeAll(() => {
-  tls = makeTestTls();
-});
-afterAll(() => tls.dispose());
+import { callbackRigPerTest } from './testing/callback-rig.js';
+import type { TestReceiver } from './testing/https-receiver.js';
+import { seedDeliveries, testWorker } from './testing/ingest-fixture.js';
 
 /** The store as the worker sees it, counting the transactions it opens. */
 function countingTransactions(store: Store): { store: Store; transactions: () => number } {
@@ -48,52 +43,40 @@ function answerInRounds(receiver: TestReceiver, size: number, total: number): vo
 }
 
 describe('group commits of callback results (sqlite)', () => {
-  let database: TestDatabase;
-  let store: Store;
-  let receiver: TestReceiver;
-  beforeEach(async () => {
-    database = sqliteTestDatabase();
-    store = await migratedStore(database);
-    receiver = await startReceiver(tls);
-  });
-  afterEach(async () => {
-    await receiver.close();
-    await store.close();
-    await database.destroy();
-  });
+  const rig = callbackRigPerTest(sqliteTestDatabase);
 
   it('writes the results of a batch answered together in a few transactions, not one per delivery', async () => {
-    const ids = await seedDeliveries(store, 40, `${receiver.url}/hook`);
-    answerInRounds(receiver, 20, 40);
-    const counting = countingTransactions(store);
-    const worker = testWorker(counting.store, tls.caFile, { batchSize: 20, poll: true, pollIntervalMs: 20 });
+    const ids = await seedDeliveries(rig.store, 40, `${rig.receiver.url}/hook`);
+    answerInRounds(rig.receiver, 20, 40);
+    const counting = countingTransactions(rig.store);
+    const worker = testWorker(counting.store, rig.tls.caFile, { batchSize: 20, poll: true, pollIntervalMs: 20 });
     await worker.start();
     try {
-      while (Number((await store.get<{ n: number }>("SELECT COUNT(*) AS n FROM ingest_callback_outbox WHERE status = 'DELIVERED'"))!.n) < 40) {
+      while (Number((await rig.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM ingest_callback_outbox WHERE status = 'DELIVERED'"))!.n) < 40) {
         await new Promise((r) => setTimeout(r, 20));
       }
     } finally {
       await worker.stop();
     }
-    expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set(ids));
+    expect(new Set(rig.receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set(ids));
     // Claims and group commits (which claim the next rows) together; one transaction per result would be 40 and more.
     expect(counting.transactions()).toBeLessThanOrEqual(12);
   });
 
   it('re-sends the deliveries of a group commit that failed, after their lease; none is lost', async () => {
-    const file = database.address.file!;
-    const ids = await seedDeliveries(store, 3, `${receiver.url}/hook`, null, 1000);
+    const file = rig.database.address.file!;
+    const ids = await seedDeliveries(rig.store, 3, `${rig.receiver.url}/hook`, null, 1000);
     let now = 1000;
     // A short busy timeout: the commit gives up while another connection holds the write lock.
     const impatient = new SqliteStore({ file, busyTimeoutMs: 100 });
     const locker = new Database(file);
-    const worker = testWorker(impatient, tls.caFile, { clock: () => now, batchSize: 3 });
+    const worker = testWorker(impatient, rig.tls.caFile, { clock: () => now, batchSize: 3 });
     await worker.start();
     try {
       // All three are answered once the third arrived and the lock is taken: no result can be written before.
       let locked!: () => void;
       const lockTaken = new Promise<void>((r) => (locked = r));
-      receiver.reply = (_req, index) => {
+      rig.receiver.reply = (_req, index) => {
         if (index === 2) {
           locker.exec('BEGIN IMMEDIATE');
           locked();
@@ -102,7 +85,7 @@ describe('group commits of callback results (sqlite)', () => {
       };
       expect(await worker.runOnce()).toBe(3);
       locker.exec('ROLLBACK');
-      const afterFailure = await store.all<OutboxRow>('SELECT * FROM ingest_callback_outbox');
+      const afterFailure = await rig.store.all<OutboxRow>('SELECT * FROM ingest_callback_outbox');
       expect(afterFailure.map((r) => [r.status, Number(r.attempts), r.lease_token !== null])).toEqual([
         ['PENDING', 0, true],
         ['PENDING', 0, true],
@@ -110,21 +93,21 @@ describe('group commits of callback results (sqlite)', () => {
       ]);
       expect(await worker.runOnce()).toBe(0); // still leased
       now += leaseDurationMs(2000) + 1;
-      receiver.reply = () => ({ status: 200 });
+      rig.receiver.reply = () => ({ status: 200 });
       expect(await worker.runOnce()).toBe(3);
     } finally {
       await worker.stop();
       locker.close();
       await impatient.close();
     }
-    const rows = await store.all<OutboxRow>('SELECT * FROM ingest_callback_outbox');
+    const rows = await rig.store.all<OutboxRow>('SELECT * FROM ingest_callback_outbox');
     expect(rows.map((r) => [r.status, Number(r.attempts)])).toEqual([
       ['DELIVERED', 1],
       ['DELIVERED', 1],
       ['DELIVERED', 1],
     ]);
     // At least once: each webhook-id reached the receiver twice, none was lost.
-    const seen = receiver.received.map((r) => String(r.headers['webhook-id']));
+    const seen = rig.receiver.received.map((r) => String(r.headers['webhook-id']));
     expect(seen.sort()).toEqual([...ids, ...ids].sort());
   });
 });

@@ -1,13 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Logger } from '../core/logger.js';
-import { testDatabases, type TestDatabase } from '../store/testing/databases.js';
-import type { Store } from '../store/types.js';
+import { testDatabases } from '../store/testing/databases.js';
 import { DEFAULT_RETRY_SCHEDULE, formatRetrySchedule, parseRetrySchedule } from './backoff.js';
-import type { CallbackWorker } from './callback-worker.js';
 import { readIngestSettings } from './ingest-settings.js';
 import type { AttemptRow, OutboxRow } from './records.js';
-import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from './testing/https-receiver.js';
-import { migratedStore, seedFinishedJob, testWorker } from './testing/ingest-fixture.js';
+import { callbackRigPerTest, T0 } from './testing/callback-rig.js';
+import { seedFinishedJob } from './testing/ingest-fixture.js';
 
 describe('SERVICE_CALLBACK_RETRY_SCHEDULE', () => {
   it('defaults to the spec table: 0 s, 30 s, 5 min, 1 h, 6 h, so DEAD after 5 attempts', () => {
@@ -43,59 +41,36 @@ describe('SERVICE_CALLBACK_RETRY_SCHEDULE', () => {
 });
 
 const factories = await testDatabases();
-const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
-let tls: TestTls;
-beforeAll(() => {
-  tls = makeTestTls();
-});
-afterAll(() => tls.dispose());
 
 describe.each(factories.map((f) => [f().kind, f] as const))('a configured retry schedule on %s', (_kind, factory) => {
-  let database: TestDatabase;
-  let store: Store;
-  let receiver: TestReceiver;
-  let now: number;
-  let worker: CallbackWorker;
   const logged: Array<Record<string, unknown>> = [];
-  beforeEach(async () => {
-    database = factory();
-    store = await migratedStore(database);
-    receiver = await startReceiver(tls);
-    now = T0;
-    logged.length = 0;
-    worker = testWorker(store, tls.caFile, {
-      logger: new Logger({ level: 'info', format: 'json', sink: { write: (line: string) => logged.push(JSON.parse(line) as Record<string, unknown>) } }),
-      clock: () => now,
-      retrySchedule: parseRetrySchedule('0s,1s,250ms'),
-    });
-    await worker.start();
-  });
-  afterEach(async () => {
-    await worker.stop();
-    await receiver.close();
-    await store.close();
-    await database.destroy();
+  const logger = new Logger({ level: 'info', format: 'json', sink: { write: (line: string) => logged.push(JSON.parse(line) as Record<string, unknown>) } });
+  const rig = callbackRigPerTest(factory, {
+    worker: () => {
+      logged.length = 0; // before the worker starts: its start line belongs to this test's log
+      return { logger, retrySchedule: parseRetrySchedule('0s,1s,250ms') };
+    },
   });
 
-  const row = async () => (await store.get<OutboxRow>('SELECT * FROM ingest_callback_outbox'))!;
+  const row = async () => (await rig.store.get<OutboxRow>('SELECT * FROM ingest_callback_outbox'))!;
 
   it('waits as the schedule says, each wait measured from the failure, and makes the row DEAD after its last entry', async () => {
-    await seedFinishedJob(store, { url: receiver.url }, 'SUCCEEDED', T0);
-    receiver.reply = () => ({ status: 503 });
-    expect(await worker.runOnce()).toBe(1);
+    await seedFinishedJob(rig.store, { url: rig.receiver.url }, 'SUCCEEDED', T0);
+    rig.receiver.reply = () => ({ status: 503 });
+    expect(await rig.worker.runOnce()).toBe(1);
     expect(await row()).toMatchObject({ status: 'PENDING', attempts: 1, next_attempt_at: T0 + 1000 });
-    now = T0 + 999;
-    expect(await worker.runOnce(), 'not due before the 1 s wait').toBe(0);
-    now = T0 + 1000;
-    expect(await worker.runOnce()).toBe(1);
+    rig.now = T0 + 999;
+    expect(await rig.worker.runOnce(), 'not due before the 1 s wait').toBe(0);
+    rig.now = T0 + 1000;
+    expect(await rig.worker.runOnce()).toBe(1);
     expect(await row()).toMatchObject({ status: 'PENDING', attempts: 2, next_attempt_at: T0 + 1250 });
-    now = T0 + 1250;
-    expect(await worker.runOnce()).toBe(1);
+    rig.now = T0 + 1250;
+    expect(await rig.worker.runOnce()).toBe(1);
     expect(await row()).toMatchObject({ status: 'DEAD', attempts: 3, finished_at: T0 + 1250 });
-    now += 365 * 24 * 3600_000;
-    expect(await worker.runOnce()).toBe(0);
-    expect(receiver.received).toHaveLength(3);
-    expect((await store.all<AttemptRow>('SELECT attempt FROM ingest_callback_attempts ORDER BY attempt')).map((a) => Number(a.attempt))).toEqual([1, 2, 3]);
+    rig.now += 365 * 24 * 3600_000;
+    expect(await rig.worker.runOnce()).toBe(0);
+    expect(rig.receiver.received).toHaveLength(3);
+    expect((await rig.store.all<AttemptRow>('SELECT attempt FROM ingest_callback_attempts ORDER BY attempt')).map((a) => Number(a.attempt))).toEqual([1, 2, 3]);
     expect(logged.find((l) => l.message === 'callback_worker_started')).toMatchObject({ retry_schedule: '0s,1s,250ms' });
     const failures = logged.filter((l) => l.message === 'callback_attempt_failed');
     expect(failures.map((l) => [l.attempts, l.terminal])).toEqual([

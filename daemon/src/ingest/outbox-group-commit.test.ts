@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testDatabases, type TestDatabase } from '../store/testing/databases.js';
-import type { Store } from '../store/types.js';
+import { describe, expect, it } from 'vitest';
+import { testDatabases } from '../store/testing/databases.js';
 import { DEFAULT_RETRY_SCHEDULE } from './backoff.js';
 import { claimDue, recordAndRefill, recordAttempts, type AttemptOutcome, type AttemptToRecord, type Lease } from './outbox.js';
 import type { AttemptRow, OutboxRow } from './records.js';
-import { migratedStore, seedDeliveries } from './testing/ingest-fixture.js';
+import { seedDeliveries } from './testing/ingest-fixture.js';
+import { storePerTest } from './testing/store-per-test.js';
 
 const factories = await testDatabases();
 const URL_ = 'https://receiver.example.com/hook';
@@ -13,32 +13,23 @@ const lease = (token: string): Lease => ({ owner: `worker-${token}`, token });
 const answered = (status: number): AttemptOutcome => ({ ok: status < 300, statusCode: status, error: status < 300 ? null : `receiver answered HTTP ${status}`, responseBody: `body ${status}`, startedAt: NOW - 40, durationMs: 12.4 });
 
 describe.each(factories.map((f) => [f().kind, f] as const))('recording a group of attempts on %s', (_kind, factory) => {
-  let database: TestDatabase;
-  let store: Store;
-  beforeEach(async () => {
-    database = factory();
-    store = await migratedStore(database);
-  });
-  afterEach(async () => {
-    await store.close();
-    await database.destroy();
-  });
+  const db = storePerTest(factory);
 
-  const row = async (id: string) => (await store.get<OutboxRow>('SELECT * FROM ingest_callback_outbox WHERE id = ?', [id]))!;
-  const attempts = () => store.all<AttemptRow>('SELECT * FROM ingest_callback_attempts ORDER BY delivery_id, attempt');
+  const row = async (id: string) => (await db.store.get<OutboxRow>('SELECT * FROM ingest_callback_outbox WHERE id = ?', [id]))!;
+  const attempts = () => db.store.all<AttemptRow>('SELECT * FROM ingest_callback_attempts ORDER BY delivery_id, attempt');
 
   it('writes delivered, retried and dead rows and their attempts in one call; a lost lease writes nothing', async () => {
-    const ids = await seedDeliveries(store, 4, URL_, null, 1000);
+    const ids = await seedDeliveries(db.store, 4, URL_, null, 1000);
     // The third row is on the last attempt of its round: its failure makes it DEAD.
-    await store.run('UPDATE ingest_callback_outbox SET attempts = 4 WHERE id = ?', [ids[2]!]);
+    await db.store.run('UPDATE ingest_callback_outbox SET attempts = 4 WHERE id = ?', [ids[2]!]);
     const a = lease('a');
-    const claimed = await claimDue(store, a, NOW - 100, NOW + 60_000, 4);
+    const claimed = await claimDue(db.store, a, NOW - 100, NOW + 60_000, 4);
     const byId = new Map(claimed.map((r) => [r.id, r]));
     // The fourth row's lease was lost: another worker took it after ours expired.
-    await store.run("UPDATE ingest_callback_outbox SET lease_token = 'other' WHERE id = ?", [ids[3]!]);
+    await db.store.run("UPDATE ingest_callback_outbox SET lease_token = 'other' WHERE id = ?", [ids[3]!]);
     const items: AttemptToRecord[] = [200, 503, 500, 200].map((status, i) => ({ row: byId.get(ids[i]!)!, lease: a, outcome: answered(status), now: NOW }));
 
-    const results = await recordAttempts(store, items, DEFAULT_RETRY_SCHEDULE);
+    const results = await recordAttempts(db.store, items, DEFAULT_RETRY_SCHEDULE);
 
     expect(results).toEqual([
       { status: 'DELIVERED', attempts: 1, attemptsInRound: 1, nextAttemptAt: null },
@@ -62,11 +53,11 @@ describe.each(factories.map((f) => [f().kind, f] as const))('recording a group o
   });
 
   it('keeps only the live lease when one group holds a row twice (an expired claim and its successor)', async () => {
-    const [id] = await seedDeliveries(store, 1, URL_, null, 1000);
-    const [old] = await claimDue(store, lease('old'), NOW - 100, NOW - 50, 1);
-    const [current] = await claimDue(store, lease('new'), NOW, NOW + 60_000, 1);
+    const [id] = await seedDeliveries(db.store, 1, URL_, null, 1000);
+    const [old] = await claimDue(db.store, lease('old'), NOW - 100, NOW - 50, 1);
+    const [current] = await claimDue(db.store, lease('new'), NOW, NOW + 60_000, 1);
     expect(current!.id).toBe(id);
-    const results = await recordAttempts(store, [
+    const results = await recordAttempts(db.store, [
       { row: old!, lease: lease('old'), outcome: answered(200), now: NOW },
       { row: current!, lease: lease('new'), outcome: answered(200), now: NOW },
     ]);
@@ -75,12 +66,12 @@ describe.each(factories.map((f) => [f().kind, f] as const))('recording a group o
   });
 
   it('claims due rows for the freed slots with the results, under the refill lease', async () => {
-    const ids = await seedDeliveries(store, 6, URL_, null, 1000);
+    const ids = await seedDeliveries(db.store, 6, URL_, null, 1000);
     const a = lease('a');
-    const first = await claimDue(store, a, NOW - 100, NOW + 60_000, 2);
+    const first = await claimDue(db.store, a, NOW - 100, NOW + 60_000, 2);
     const b = lease('b');
     const { results, claimed, claimError } = await recordAndRefill(
-      store,
+      db.store,
       first.map((r) => ({ row: r, lease: a, outcome: answered(200), now: NOW })),
       DEFAULT_RETRY_SCHEDULE,
       { lease: b, now: NOW, leaseUntil: NOW + 60_000, limit: 3 },
