@@ -2,7 +2,7 @@ import type { BackendHealth } from '../gateway/contracts.js';
 import type { GatewayConfig } from '../gateway/config/model.js';
 import type { ClusterInput } from './cluster-mapping.js';
 import type { CdsTypes } from './proto-root.js';
-import { buildSnapshot, type ClusterSnapshot, emptySnapshot, type SnapshotResource } from './snapshot.js';
+import { buildSnapshot, ClusterEncodings, type ClusterSnapshot, emptySnapshot, type SnapshotResource } from './snapshot.js';
 import { SnapshotDiff, SnapshotDiffCache } from './snapshot-diff.js';
 import { encodeSotwBody } from './wire.js';
 
@@ -19,6 +19,7 @@ export class ClusterCatalog {
   #sotwBodiesVersion = '';
   readonly #diffs = new SnapshotDiffCache();
   readonly #listeners = new Set<SnapshotListener>();
+  readonly #encodings = new ClusterEncodings();
 
   constructor(readonly types: CdsTypes) {}
 
@@ -28,7 +29,7 @@ export class ClusterCatalog {
 
   /** Returns true when a new version was published. */
   update(inputs: readonly ClusterInput[]): boolean {
-    const next = buildSnapshot(this.types, inputs);
+    const next = buildSnapshot(this.types, inputs, new Date(), this.#encodings);
     if (next.version === this.#current.version) return false;
     const previous = this.#current;
     this.#current = next;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { clusterInputs } from './catalog.js';
 import { statusRanges } from './cluster-mapping.js';
 import { loadCdsTypes, UPSTREAM_TLS_TYPE_URL } from './proto-root.js';
-import { buildSnapshot } from './snapshot.js';
+import { buildSnapshot, ClusterEncodings } from './snapshot.js';
 import { configFile, decodeCluster, loadConfig } from './testing/cds-fixture.js';
 
 const types = loadCdsTypes();
@@ -147,4 +147,19 @@ server {
   it('folds expected statuses into half-open ranges', () => {
     expect(statusRanges([204, 200, 201, 200, 500])).toEqual([[200, 202], [204, 205], [500, 501]]);
   });
+
+  it('re-encodes only the clusters a reload changed, and gives the same versions as a build from scratch', async () => {
+    const hcl = (timeout: string): string =>
+      `definitions {\n  backend "a" {\n    origin = "http://10.0.0.1:80"\n  }\n  backend "b" {\n    origin = "http://10.0.0.2:80"\n    connect_timeout = "${timeout}"\n  }\n}\nserver {\n  endpoint "/" {\n    response { body = "ok" }\n  }\n}\n`;
+    const encodings = new ClusterEncodings();
+    const first = buildSnapshot(types, clusterInputs(await loadConfig(hcl('5s')), null), new Date(), encodings);
+    const second = buildSnapshot(types, clusterInputs(await loadConfig(hcl('7s')), null), new Date(), encodings);
+    const fresh = buildSnapshot(types, clusterInputs(await loadConfig(hcl('7s')), null));
+    expect(second.byName.get('a')!.any).toBe(first.byName.get('a')!.any);
+    expect(second.byName.get('b')!.any).not.toBe(first.byName.get('b')!.any);
+    expect(second.byName.get('b')!.version).not.toBe(first.byName.get('b')!.version);
+    expect(second.resources.map((r) => [r.name, r.version, Buffer.from(r.any).toString('hex')])).toEqual(fresh.resources.map((r) => [r.name, r.version, Buffer.from(r.any).toString('hex')]));
+    expect(second.version).toBe(fresh.version);
+  });
 });
+

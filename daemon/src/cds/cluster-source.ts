@@ -74,13 +74,19 @@ export class FileClusterSource implements ClusterSource {
   /** Loads the files now; one load at a time. */
   load(): Promise<void> {
     this.#loading = this.#loading.then(async () => {
-      const result = await loadGatewayConfig(this.paths, this.env);
-      if (!result.config) {
-        this.events.failed(result.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic).join('; '));
-        return;
+      try {
+        const result = await loadGatewayConfig(this.paths, this.env);
+        if (!result.config) {
+          this.events.failed(result.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic).join('; '));
+          return;
+        }
+        const changed = this.catalog.updateFrom(result.config, null);
+        this.events.loaded(result.config, changed);
+      } catch (error) {
+        // A load that throws (a bug, a validator's crash) keeps the previous clusters like a bad
+        // file does; the next save loads again.
+        this.events.failed(`the configuration could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const changed = this.catalog.updateFrom(result.config, null);
-      this.events.loaded(result.config, changed);
     });
     return this.#loading;
   }

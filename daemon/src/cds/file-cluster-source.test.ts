@@ -55,4 +55,30 @@ describe('--mode cds watches its configuration', () => {
       await source.stop();
     }
   });
+
+  it('reports a load that throws and loads again on the next save (the chain of loads does not stay broken)', async () => {
+    const file = configFile(backendsHcl({ a: '    origin = "http://10.0.0.1"' }));
+    const catalog = new ClusterCatalog(loadCdsTypes());
+    const failures: string[] = [];
+    let throwOnce = true;
+    const loads: string[][] = [];
+    const source = new FileClusterSource([file.path], {}, catalog, {
+      loaded: (config) => {
+        if (!throwOnce) return void loads.push(Object.keys(config.backends).sort());
+        throwOnce = false;
+        throw new Error('listener broke');
+      },
+      failed: (m) => failures.push(m),
+    });
+    await source.start();
+    try {
+      expect(failures).toEqual(['the configuration could not be loaded: listener broke']);
+      file.write(backendsHcl({ b: '    origin = "http://10.0.0.2"' }));
+      await expect.poll(() => loads).toEqual([['b']]);
+      expect(names(catalog)).toEqual(['b']);
+    } finally {
+      await source.stop();
+    }
+  });
 });
+

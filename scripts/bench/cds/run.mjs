@@ -65,9 +65,11 @@ const source = new FileClusterSource([file], {}, catalog, { loaded: () => (loade
 const t0 = now();
 await source.start();
 console.log(`CDS: ${catalog.current.resources.length} clusters loaded in ${(now() - t0).toFixed(0)} ms; full SotW response ${mb(catalog.wildcardBody().length)}`);
-await server.start({ host: '127.0.0.1', port: 0 });
+// Registered before the server's own listener, which pushes to the streams at once: the
+// publish time is when the snapshot exists, not after the first streams were written.
 let published = 0;
 catalog.onChange(() => (published = now()));
+await server.start({ host: '127.0.0.1', port: 0 });
 
 const results = [];
 let timeoutValue = 5;

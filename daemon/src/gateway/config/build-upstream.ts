@@ -101,7 +101,8 @@ function buildWebsockets(block: Block, r: AttrReader, scope: LoadScope): Websock
   }
   if (nested) {
     const w = scope.reader(nested.body, 'websockets');
-    return { range: headerRange(nested), timeout: w.value<number>('timeout') ?? null, modifiers: buildModifiers(w) };
+    // "0" disables the timeout, as every duration of 0 does.
+    return { range: headerRange(nested), timeout: w.value<number>('timeout') || null, modifiers: buildModifiers(w) };
   }
   return flag === true ? { range: r.attr('websockets')?.range ?? headerRange(block), timeout: null, modifiers: NO_MODIFIERS } : null;
 }

@@ -20,15 +20,16 @@ export function buildEnvironment(
 ): Record<string, string> {
   const real: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [k, v] of Object.entries(processEnv)) if (v !== undefined) real[k] = v;
+  const referenced = referencedNames(bodies);
   // Defaults may themselves read the real environment (`A = env.B`), as upstream allows.
-  const scope = new LoadScope(diags, { ...referencedNames(bodies), ...real }, version);
+  const scope = new LoadScope(diags, { ...referenced, ...real }, version);
   const env: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const attr of defaults) {
     const body: Body = { attributes: { environment_variables: attr }, blocks: [], range: attr.range };
     const values = scope.reader(body, 'defaults').value<Record<string, string>>('environment_variables');
     if (values) Object.assign(env, values);
   }
-  const result = Object.assign(Object.create(null) as Record<string, string>, referencedNames(bodies), env);
+  const result = Object.assign(Object.create(null) as Record<string, string>, referenced, env);
   for (const name of Object.keys(result)) if (name in real) result[name] = real[name] as string;
   return result;
 }

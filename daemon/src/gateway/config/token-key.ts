@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The environment variable the default configuration reads the token key file from. */
@@ -14,14 +14,18 @@ export const TOKEN_KEY_FILE_NAME = 'gateway-token.key';
 export function ensureGatewayTokenKey(dataDir: string): string {
   const file = join(dataDir, TOKEN_KEY_FILE_NAME);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // Written whole to a file of its own, then linked in place: a failed write (disk full) leaves
+  // no empty key behind, and of two daemons starting at once the first link wins.
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    const fd = openSync(file, 'wx', 0o600);
     // No trailing newline: an HS key file is used byte for byte.
-    writeSync(fd, randomBytes(32).toString('base64url'));
-    closeSync(fd);
+    writeFileSync(draft, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    linkSync(draft, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     if (statSync(file).mode & 0o077) chmodSync(file, 0o600);
+  } finally {
+    rmSync(draft, { force: true });
   }
   return file;
 }

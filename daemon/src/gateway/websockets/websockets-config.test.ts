@@ -27,16 +27,26 @@ describe('websockets in the configuration', () => {
       websockets = false
     }
   }
+  endpoint "/d" {
+    proxy {
+      url = "http://b/"
+      websockets {
+        timeout = "0"
+      }
+    }
+  }
 }
 `,
     });
-    const [a, b, c] = config.servers[0]?.endpoints ?? [];
+    const [a, b, c, d] = config.servers[0]?.endpoints ?? [];
     expect(a?.proxies[0]?.websockets).toMatchObject({ timeout: null, modifiers: { setRequestHeaders: null } });
     expect(b?.proxies[0]?.websockets).toMatchObject({
       timeout: 120_000,
       modifiers: { setRequestHeaders: { kind: 'static', value: { 'x-a': '1' } }, setResponseHeaders: { kind: 'static', value: { 'x-b': '2' } } },
     });
     expect(c?.proxies[0]?.websockets).toBeNull();
+    // A timeout of 0 is none, not a connection closed at once.
+    expect(d?.proxies[0]?.websockets).toMatchObject({ timeout: null });
   });
 
   it('refuses the attribute and the block together', async () => {
