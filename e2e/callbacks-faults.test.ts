@@ -1,14 +1,10 @@
-import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobStore } from '../daemon/src/ingest/job-store.js';
 import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from '../daemon/src/ingest/testing/https-receiver.js';
 import { seedDeliveries } from '../daemon/src/ingest/testing/ingest-fixture.js';
-import { PostgresStore, quoteIdent } from '../daemon/src/store/postgres-store.js';
-import { SqliteStore } from '../daemon/src/store/sqlite-store.js';
-import { postgresReachable, TEST_POSTGRES_URL } from '../daemon/src/store/testing/databases.js';
+import { postgresReachable } from '../daemon/src/store/testing/databases.js';
 import type { Store } from '../daemon/src/store/types.js';
-import { startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { daemonDatabase, startDaemon, waitUntil, type DaemonDatabase, type DaemonHandle } from './harness.js';
 
 const withPostgres = await postgresReachable();
 const KINDS = withPostgres ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
@@ -28,32 +24,21 @@ afterAll(async () => {
 class Cluster {
   daemons: DaemonHandle[] = [];
   dataDir: string | undefined;
-  schema: string | null = null;
+  database: DaemonDatabase | null = null;
   store: Store | null = null;
   constructor(readonly kind: 'sqlite' | 'postgres') {}
 
   async env(extra: Record<string, string>): Promise<Record<string, string>> {
-    const env: Record<string, string> = {
+    this.database ??= await daemonDatabase(this.kind);
+    return {
       SERVICE_CALLBACK_CA_FILE: tls.caFile,
       SERVICE_CALLBACK_ALLOW_HOSTS: '127.0.0.1',
       SERVICE_CALLBACK_POLL_INTERVAL_S: '0.05',
       SERVICE_INGEST_POLL_INTERVAL_S: '0.05',
       SERVICE_INGEST_LEASE_S: '1',
       ...extra,
+      ...this.database.env,
     };
-    if (this.kind === 'postgres') {
-      if (!this.schema) {
-        this.schema = `portico_fault_${Math.random().toString(16).slice(2, 10)}`;
-        const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-        await client.connect();
-        await client.query(`CREATE SCHEMA ${quoteIdent(this.schema)}`);
-        await client.end();
-      }
-      const url = new URL(TEST_POSTGRES_URL);
-      url.searchParams.set('options', `-c search_path=${this.schema}`);
-      env.PORTICO_DATABASE_URL = url.toString();
-    }
-    return env;
   }
 
   async start(mode: string, extra: Record<string, string> = {}, wait = true): Promise<DaemonHandle> {
@@ -64,19 +49,14 @@ class Cluster {
   }
 
   async open(): Promise<Store> {
-    this.store ??= this.kind === 'postgres' ? await PostgresStore.connect({ url: TEST_POSTGRES_URL, schema: this.schema! }) : new SqliteStore({ file: join(this.dataDir!, 'portico.db') });
+    this.store ??= await this.database!.open(this.dataDir!);
     return this.store;
   }
 
   async dispose(): Promise<void> {
     await this.store?.close();
     for (const d of [...this.daemons].reverse()) await d.dispose();
-    if (this.schema) {
-      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${quoteIdent(this.schema)} CASCADE`);
-      await client.end();
-    }
+    await this.database?.drop();
   }
 }
 

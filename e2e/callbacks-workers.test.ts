@@ -1,13 +1,9 @@
-import pg from 'pg';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quoteIdent, PostgresStore } from '../daemon/src/store/postgres-store.js';
-import { SqliteStore } from '../daemon/src/store/sqlite-store.js';
-import { postgresReachable, TEST_POSTGRES_URL } from '../daemon/src/store/testing/databases.js';
+import { postgresReachable } from '../daemon/src/store/testing/databases.js';
 import type { Store } from '../daemon/src/store/types.js';
 import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from '../daemon/src/ingest/testing/https-receiver.js';
 import { seedDeliveries } from '../daemon/src/ingest/testing/ingest-fixture.js';
-import { startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { daemonDatabase, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
 
 const withPostgres = await postgresReachable();
 let tls: TestTls;
@@ -30,23 +26,14 @@ const cases = [
 describe.each(cases)('callback-worker processes on %s', (kind, processes) => {
   it(`${processes} processes deliver each of 1,000 rows exactly once`, async () => {
     receiver.received.length = 0;
+    const database = await daemonDatabase(kind);
     const env: Record<string, string> = {
       SERVICE_CALLBACK_CA_FILE: tls.caFile,
       SERVICE_CALLBACK_ALLOW_HOSTS: '127.0.0.1',
       SERVICE_CALLBACK_POLL_INTERVAL_S: '0.05',
+      ...database.env,
     };
-    let schema: string | null = null;
     let sharedDir: string | undefined;
-    if (kind === 'postgres') {
-      schema = `portico_e2e_${Math.random().toString(16).slice(2, 10)}`;
-      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await client.connect();
-      await client.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
-      await client.end();
-      const url = new URL(TEST_POSTGRES_URL);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      env.PORTICO_DATABASE_URL = url.toString();
-    }
     const daemons: DaemonHandle[] = [];
     let store: Store | null = null;
     try {
@@ -55,7 +42,7 @@ describe.each(cases)('callback-worker processes on %s', (kind, processes) => {
         sharedDir ??= d.dataDir;
         daemons.push(d);
       }
-      store = kind === 'postgres' ? await PostgresStore.connect({ url: TEST_POSTGRES_URL, schema: schema! }) : new SqliteStore({ file: join(sharedDir!, 'portico.db') });
+      store = await database.open(sharedDir!);
       const ids = await seedDeliveries(store, 1000, `${receiver.url}/hook`);
       const s = store;
       await waitUntil(
@@ -76,12 +63,7 @@ describe.each(cases)('callback-worker processes on %s', (kind, processes) => {
     } finally {
       await store?.close();
       for (const d of daemons.reverse()) await d.dispose();
-      if (schema) {
-        const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
-        await client.end();
-      }
+      await database.drop();
     }
   });
 });

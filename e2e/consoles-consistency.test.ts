@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { seedDeliveries } from '../daemon/src/ingest/testing/ingest-fixture.js';
 import { SqliteStore } from '../daemon/src/store/sqlite-store.js';
 import { launchChromium, openPage } from './browser.js';
@@ -158,15 +158,21 @@ async function employersSorted(page: Page): Promise<boolean> {
   return shown.length > 1 && shown.join('|') === [...shown].sort((a, b) => a.localeCompare(b)).join('|');
 }
 
+/** A signed-in dashboard page; `dialogs` records every browser dialog (dismissed), which the dashboard should never open. */
+async function dashboard(ctx: TestContext): Promise<{ page: Page; dialogs: string[] }> {
+  const page = await openPage(browser, ctx, { diagnostics: () => daemon.logs() });
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await signIn(page, daemon);
+  return { page, dialogs };
+}
+
 describe('web dashboard at 1280 px', () => {
   it('keys: filter and selected key in the address survive a reload and Back; revoking asks in the page', async (ctx) => {
-    const page = await openPage(browser, ctx, { diagnostics: () => daemon.logs() });
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    await signIn(page, daemon);
+    const { page, dialogs } = await dashboard(ctx);
     await goToView(page, 'API keys');
     for (const [name, limit] of [['mobile app', '1000'], ['mobile web', ''], ['backoffice', '']]) {
       await page.getByLabel('Name').fill(name!);
@@ -214,8 +220,7 @@ describe('web dashboard at 1280 px', () => {
   });
 
   it('infosessions: search, sort, page and the open session survive a reload; Back closes what was opened', async (ctx) => {
-    const page = await openPage(browser, ctx, { diagnostics: () => daemon.logs() });
-    await signIn(page, daemon);
+    const { page } = await dashboard(ctx);
     await goToView(page, 'Infosessions');
     await expect.poll(() => page.getByTestId('session-row').count(), { timeout: WAIT_MS }).toBe(50);
     await page.getByLabel('Search').fill('software');
@@ -246,8 +251,7 @@ describe('web dashboard at 1280 px', () => {
   });
 
   it('backends and clusters: filter and the selected item survive a reload, and a link opens them', async (ctx) => {
-    const page = await openPage(browser, ctx, { diagnostics: () => daemon.logs() });
-    await signIn(page, daemon);
+    const { page } = await dashboard(ctx);
     await goToView(page, 'Backends');
     await page.getByLabel('Search').fill('payments');
     await expect.poll(() => page.locator('[data-testid^="backend-"]').count(), { timeout: WAIT_MS }).toBe(1);
@@ -279,13 +283,7 @@ describe('web dashboard at 1280 px', () => {
       await seedDeliveries(store, 1, 'https://hooks-b.invalid/y');
       await store.run(`UPDATE ingest_callback_outbox SET status = 'DEAD', attempts = 5, finished_at = ?, last_error = 'receiver answered HTTP 503' WHERE id = ?`, [Date.now(), dead!]);
       const [{ job }] = (await store.all<{ job: string }>('SELECT ingest_job_id AS job FROM ingest_callback_outbox WHERE id = ?', [dead!])) as [{ job: string }];
-      const page = await openPage(browser, ctx, { diagnostics: () => daemon.logs() });
-      const dialogs: string[] = [];
-      page.on('dialog', (d) => {
-        dialogs.push(d.message());
-        void d.dismiss();
-      });
-      await signIn(page, daemon);
+      const { page, dialogs } = await dashboard(ctx);
 
       // Deliveries: the filter and the open attempt log are in the address.
       await goToView(page, 'Deliveries');

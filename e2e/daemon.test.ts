@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { controlQuery, freePort, runPortico, startDaemon, type DaemonHandle } from './harness.js';
+import { postgresReachable } from '../daemon/src/store/testing/databases.js';
+import { controlQuery, daemonDatabase, freePort, runPortico, startDaemon, type DaemonHandle } from './harness.js';
 
 interface Status {
   mode: string;
@@ -172,29 +172,24 @@ describe('portico daemon', () => {
   });
 
   it('uses PostgreSQL when PORTICO_DATABASE_URL is set', async () => {
-    const url = process.env.PORTICO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-    const schema = `portico_e2e_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: url });
+    if (!(await postgresReachable())) return;
+    const database = await daemonDatabase('postgres');
     try {
-      await admin.connect();
-    } catch (error) {
-      if (process.env.PORTICO_TEST_REQUIRE_POSTGRES === '1') throw error;
-      console.warn(`*** SKIPPING the PostgreSQL daemon test: ${url} unreachable ***`);
-      return;
-    }
-    try {
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      const d = await daemon({ env: { PORTICO_DATABASE_URL: `${url}?options=-c%20search_path%3D${schema}` } });
+      const d = await daemon({ env: database.env });
       const status = ((await controlQuery(d, 'system.status', d.token)).body as { result: { data: Status } }).result.data;
       expect(status.store.kind).toBe('postgres');
       expect(status.store.schemaVersion).toBeGreaterThanOrEqual(1);
       expect(await d.stop()).toBe(0);
-      const boots = await admin.query(`SELECT mode, stopped_at FROM ${schema}.daemon_boots`);
-      expect(boots.rows).toHaveLength(1);
-      expect(boots.rows[0].stopped_at).not.toBeNull();
+      const store = await database.open(d.dataDir);
+      try {
+        const boots = await store.all<{ mode: string; stopped_at: number | null }>('SELECT mode, stopped_at FROM daemon_boots');
+        expect(boots).toHaveLength(1);
+        expect(boots[0]?.stopped_at).not.toBeNull();
+      } finally {
+        await store.close();
+      }
     } finally {
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await admin.end();
+      await database.drop();
     }
   });
 });

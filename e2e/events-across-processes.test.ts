@@ -1,16 +1,13 @@
 // Split modes: a console on the control process sees the events a worker process emits (SQLite
 // polled, PostgreSQL LISTEN/NOTIFY), warnings carry their ids and error, and both consoles filter.
 import { join } from 'node:path';
-import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seedDeliveries } from '../daemon/src/ingest/testing/ingest-fixture.js';
-import { PostgresStore, quoteIdent } from '../daemon/src/store/postgres-store.js';
-import { SqliteStore } from '../daemon/src/store/sqlite-store.js';
-import { postgresReachable, TEST_POSTGRES_URL } from '../daemon/src/store/testing/databases.js';
+import { postgresReachable } from '../daemon/src/store/testing/databases.js';
 import type { Store } from '../daemon/src/store/types.js';
 import { launchChromium, openPage } from './browser.js';
-import { PORTICO_BIN, REPO_ROOT, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { daemonDatabase, PORTICO_BIN, REPO_ROOT, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
 import { shellQuote, TmuxServer } from './tmux.js';
 
 const withPostgres = await postgresReachable();
@@ -28,21 +25,10 @@ interface Split {
 
 /** A control process (gateway mode: no callback worker) and a callback-worker process on one database. */
 async function startSplit(kind: 'sqlite' | 'postgres'): Promise<Split> {
-  const env: Record<string, string> = {};
-  let schema: string | null = null;
-  if (kind === 'postgres') {
-    schema = `portico_e2e_${Math.random().toString(16).slice(2, 10)}`;
-    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
-    await admin.end();
-    const url = new URL(TEST_POSTGRES_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    env.PORTICO_DATABASE_URL = url.toString();
-  }
-  const control = await startDaemon({ args: ['--mode', 'gateway'], env });
-  const worker = await startDaemon({ args: ['--mode', 'callback-worker'], env: { ...env, ...WORKER_ENV }, dataDir: control.dataDir });
-  const store = kind === 'postgres' ? await PostgresStore.connect({ url: TEST_POSTGRES_URL, schema: schema! }) : new SqliteStore({ file: join(control.dataDir, 'portico.db') });
+  const database = await daemonDatabase(kind);
+  const control = await startDaemon({ args: ['--mode', 'gateway'], env: database.env });
+  const worker = await startDaemon({ args: ['--mode', 'callback-worker'], env: { ...database.env, ...WORKER_ENV }, dataDir: control.dataDir });
+  const store = await database.open(control.dataDir);
   return {
     control,
     worker,
@@ -51,12 +37,7 @@ async function startSplit(kind: 'sqlite' | 'postgres'): Promise<Split> {
       await store.close();
       await worker.dispose();
       await control.dispose();
-      if (schema) {
-        const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-        await admin.connect();
-        await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
-        await admin.end();
-      }
+      await database.drop();
     },
   };
 }

@@ -1,9 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { PostgresStore, quoteIdent } from '../daemon/src/store/postgres-store.js';
+import { SqliteStore } from '../daemon/src/store/sqlite-store.js';
+import { TEST_POSTGRES_URL } from '../daemon/src/store/testing/databases.js';
+import type { Store } from '../daemon/src/store/types.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const PORTICO_BIN = join(REPO_ROOT, 'daemon', 'bin', 'portico.js');
@@ -155,6 +161,42 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<DaemonHandl
     },
   };
   return handle;
+}
+
+/** Where the daemons of one test keep their store: SQLite in the data dir they share, or a PostgreSQL schema of their own. */
+export interface DaemonDatabase {
+  readonly kind: 'sqlite' | 'postgres';
+  /** The environment that points a daemon's store at it (none for SQLite: the data dir holds the file). */
+  readonly env: Readonly<Record<string, string>>;
+  /** A store on it, as another process sees it; `dataDir` is the daemons' data dir. */
+  open(dataDir: string): Promise<Store>;
+  /** Drops the PostgreSQL schema and all in it; SQLite's file goes with the data dir. */
+  drop(): Promise<void>;
+}
+
+/** A database for daemons to share; for PostgreSQL, a new schema in the test server (TEST_POSTGRES_URL). */
+export async function daemonDatabase(kind: 'sqlite' | 'postgres'): Promise<DaemonDatabase> {
+  if (kind === 'sqlite') return { kind, env: {}, open: async (dataDir) => new SqliteStore({ file: join(dataDir, 'portico.db') }), drop: async () => undefined };
+  const schema = `portico_e2e_${randomBytes(4).toString('hex')}`;
+  await asAdmin(`CREATE SCHEMA ${quoteIdent(schema)}`);
+  const url = new URL(TEST_POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    kind,
+    env: { PORTICO_DATABASE_URL: url.toString() },
+    open: () => PostgresStore.connect({ url: TEST_POSTGRES_URL, schema }),
+    drop: () => asAdmin(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`),
+  };
+}
+
+async function asAdmin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Polls `check` until it returns true. */

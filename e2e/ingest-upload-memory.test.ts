@@ -1,11 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sendStreamedUpload } from '../daemon/src/ingest/testing/multipart-upload.js';
-import { quoteIdent } from '../daemon/src/store/postgres-store.js';
-import { postgresReachable, TEST_POSTGRES_URL } from '../daemon/src/store/testing/databases.js';
-import { runPortico, startDaemon, type DaemonHandle } from './harness.js';
+import { postgresReachable } from '../daemon/src/store/testing/databases.js';
+import { daemonDatabase, runPortico, startDaemon, type DaemonDatabase, type DaemonHandle } from './harness.js';
 import { tenantCall } from './ingest-api.js';
 
 /** Issue 15 point 4: eight concurrent 50 MB uploads keep the receiving daemon under 250 MB RSS. */
@@ -16,14 +14,10 @@ const RSS_BOUND = 250 * MB;
 
 const withPostgres = await postgresReachable();
 const started: DaemonHandle[] = [];
-const schemas: string[] = [];
+const databases: DaemonDatabase[] = [];
 afterAll(async () => {
   for (const d of started) await d.dispose();
-  if (schemas.length === 0) return;
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await client.connect();
-  for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
-  await client.end();
+  for (const database of databases) await database.drop();
 });
 
 /** VmRSS and VmHWM (the peak since the process started) of a process, in bytes. */
@@ -33,18 +27,6 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
-async function postgresEnv(): Promise<Record<string, string>> {
-  const schema = `portico_e2e_${Math.random().toString(16).slice(2, 10)}`;
-  schemas.push(schema);
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await client.connect();
-  await client.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
-  await client.end();
-  const url = new URL(TEST_POSTGRES_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return { PORTICO_DATABASE_URL: url.toString() };
-}
-
 /** Sent to the internal services listener, or through the gateway of config/portico.hcl (a bearer token names the tenant). */
 type Route = 'services listener' | 'gateway';
 const cases: Array<['sqlite' | 'postgres', Route]> = [['sqlite', 'services listener'], ['sqlite', 'gateway'], ...(withPostgres ? [['postgres', 'services listener'] as ['postgres', Route]] : [])];
@@ -52,7 +34,9 @@ const cases: Array<['sqlite' | 'postgres', Route]> = [['sqlite', 'services liste
 describe.each(cases)('upload memory on %s, through the %s', (kind, route) => {
   it(`${UPLOADS} concurrent ${UPLOAD_BYTES / MB} MB uploads keep the daemon's peak RSS under ${RSS_BOUND / MB} MB`, async () => {
     // gateway mode: the gateway and the ingest API, without an ingest worker parsing the uploads meanwhile.
-    const daemon = await startDaemon({ args: ['--mode', 'gateway'], env: kind === 'postgres' ? await postgresEnv() : {} });
+    const database = await daemonDatabase(kind);
+    databases.push(database);
+    const daemon = await startDaemon({ args: ['--mode', 'gateway'], env: database.env });
     started.push(daemon);
     const pid = daemon.pid()!;
     const dataset = await tenantCall(daemon, '/api/v1/datasets', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'big' }) });

@@ -4,6 +4,7 @@ import { freePort } from '../http/testing/test-gateway.js';
 import { s256 } from './oauth2/pkce.js';
 import { accessLines, startAccessGateway, type AccessGateway } from './testing/access-gateway.js';
 import { callback as callbackAt, signIn, startLogin } from './testing/code-flow.js';
+import { loginEndpointsHcl } from './testing/endpoint-hcl.js';
 
 const providers: OidcProviderHandle[] = [];
 afterEach(async () => {
@@ -27,21 +28,7 @@ async function setup(method: 'ccm_s256' | 'state', authMethod: 'client_secret_ba
   const gw = await startAccessGateway({
     'portico.hcl': `server {
   hosts = ["*:${port}"]
-  endpoint "/login" {
-    response {
-      status = 303
-      headers = {
-        location = oauth2_authorization_url("as")
-        set-cookie = "v=\${oauth2_verifier()}"
-      }
-    }
-  }
-  endpoint "/cb" {
-    access_control = ["as"]
-    response {
-      json_body = request.context.as
-    }
-  }
+${loginEndpointsHcl({ control: 'as', cookie: 'v', callbackResponse: 'json_body = request.context.as' })}
 }
 definitions {
   beta_oauth2 "as" {

@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { accessLines, basic, startAccessGateway } from './testing/access-gateway.js';
+import { endpointHcl } from './testing/endpoint-hcl.js';
 
 const SECRET = 'a-test-secret-of-enough-length-0123456789';
 const hs256 = (claims: Record<string, unknown>): Promise<string> => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new TextEncoder().encode(SECRET));
@@ -126,33 +127,11 @@ describe('jwt signing keys from files', () => {
     const gw = await startAccessGateway({
       'portico.hcl': `server {
   hosts = ["*:0"]
-  endpoint "/sign" {
-    response {
-      body = jwt_sign("tok", { sub = "signed" })
-    }
-  }
-  endpoint "/profile" {
-    response {
-      body = jwt_sign("prof", { sub = "p" })
-    }
-  }
-  endpoint "/check" {
-    access_control = ["tok"]
-    response {
-      body = request.context.tok.sub
-    }
-  }
-  endpoint "/es/sign" {
-    response {
-      body = jwt_sign("es", { sub = "inline" })
-    }
-  }
-  endpoint "/es/check" {
-    access_control = ["es"]
-    response {
-      body = request.context.es.sub
-    }
-  }
+${endpointHcl('/sign', 'body = jwt_sign("tok", { sub = "signed" })')}
+${endpointHcl('/profile', 'body = jwt_sign("prof", { sub = "p" })')}
+${endpointHcl('/check', 'body = request.context.tok.sub', ['tok'])}
+${endpointHcl('/es/sign', 'body = jwt_sign("es", { sub = "inline" })')}
+${endpointHcl('/es/check', 'body = request.context.es.sub', ['es'])}
 }
 definitions {
   jwt "tok" {

@@ -4,6 +4,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { s256 } from './oauth2/pkce.js';
 import { accessLines, startAccessGateway } from './testing/access-gateway.js';
+import { endpointHcl } from './testing/endpoint-hcl.js';
 
 /**
  * ID token checks need tokens no honest provider issues: a small OpenID Provider on
@@ -61,12 +62,7 @@ describe('oidc ID token validation', () => {
     const gw = await startAccessGateway({
       'portico.hcl': `server {
   hosts = ["*:0"]
-  endpoint "/cb" {
-    access_control = ["op"]
-    response {
-      json_body = request.context.op.id_token_claims
-    }
-  }
+${endpointHcl('/cb', 'json_body = request.context.op.id_token_claims', ['op'])}
 }
 definitions {
   oidc "op" {

@@ -4,12 +4,15 @@ import { freePort } from '../http/testing/test-gateway.js';
 import { s256 } from './oauth2/pkce.js';
 import { accessLines, startAccessGateway, type AccessGateway } from './testing/access-gateway.js';
 import { callback as callbackAt, signIn as signInAt, startLogin as startLoginAt, type LoginStart } from './testing/code-flow.js';
+import { loginEndpointsHcl } from './testing/endpoint-hcl.js';
 
 const providers: OidcProviderHandle[] = [];
 afterEach(async () => {
   await Promise.all(providers.splice(0).map((p) => p.close()));
 });
 
+/** The cookie `/login` keeps the verifier in. */
+const COOKIE = 'pkcecv';
 const ALICE = { password: 'alice-pw', claims: { name: 'Alice Example', email: 'alice@example.test' } };
 
 interface Setup {
@@ -32,21 +35,7 @@ async function setup(oidc: string, { authMethod = 'client_secret_basic' as 'clie
   const gw = await startAccessGateway({
     'portico.hcl': `server {
   hosts = ["*:${port}"]
-  endpoint "/login" {
-    response {
-      status = 303
-      headers = {
-        location = oauth2_authorization_url("op")
-        set-cookie = "pkcecv=\${oauth2_verifier()}; HttpOnly; Path=/cb"
-      }
-    }
-  }
-  endpoint "/cb" {
-    access_control = ["op"]
-    response {
-      json_body = request.context.op
-    }
-  }
+${loginEndpointsHcl({ control: 'op', cookie: COOKIE, cookieAttributes: '; HttpOnly; Path=/cb', callbackResponse: 'json_body = request.context.op' })}
 ${extra}
 }
 definitions {
@@ -65,8 +54,6 @@ ${oidc}
   });
   return { op, gw, port };
 }
-
-const COOKIE = 'pkcecv';
 
 async function startLogin(s: Setup): Promise<LoginStart> {
   const login = await startLoginAt(s.port, COOKIE);
@@ -233,18 +220,7 @@ definitions {
     const gw = await startAccessGateway({
       'portico.hcl': `server {
   hosts = ["*:${port}"]
-  endpoint "/login" {
-    response {
-      status = 303
-      headers = { location = oauth2_authorization_url("op"), set-cookie = "pkcecv=\${oauth2_verifier()}" }
-    }
-  }
-  endpoint "/cb" {
-    access_control = ["op"]
-    response {
-      json_body = request.context.op.userinfo
-    }
-  }
+${loginEndpointsHcl({ control: 'op', cookie: COOKIE, callbackResponse: 'json_body = request.context.op.userinfo' })}
 }
 settings {
   accept_forwarded_url = ["proto", "host", "port"]
