@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { AccessControl, ApiConfig, BackendConfig, EndpointConfig, GatewayConfig, ServerConfig } from './config/model.js';
+import type { AccessControl, ApiConfig, BackendConfig, CustomLogFields, EndpointConfig, GatewayConfig, ServerConfig } from './config/model.js';
 import type { LoginStatus } from './access/access-check.js';
 import type { RequestScope } from './eval/request-scope.js';
 import type { AccessRecordInput } from './logs/access-record.js';
@@ -208,10 +208,14 @@ export interface AccessLogFields {
   errorDetail?: string;
   /** custom_log_fields of the access controls that ran (under the block's own). */
   custom?: Record<string, unknown>;
+  /**
+   * custom_log_fields of the block (server → api → endpoint), set by an endpoint handler that
+   * evaluated them in its own scope (`request.context`, the buffered body, `backend_responses`);
+   * when unset, the front evaluates the block's fields with the request alone.
+   */
+  blockCustom?: Record<string, unknown>;
   /** custom_log_fields of the error_handler that answered, with those it inherits (over the block's own). */
   handlerCustom?: Record<string, unknown>;
-  /** Warnings for the access log line (e.g. `set_response_status = 204` dropped a body). */
-  warnings?: string[];
 }
 
 /**
@@ -253,6 +257,8 @@ export interface EndpointContext {
   readonly incoming: IncomingMessage;
   readonly backends: BackendSet;
   readonly log: AccessLogFields;
+  /** Where records other than the access line go (a custom_log_fields object that failed to evaluate). */
+  readonly logSink: GatewayLogSink;
   /** Aborts when the client goes away or the shutdown deadline passes (made on first read when `cancel` is given). */
   readonly signal: AbortSignal;
   /** The same cancellation without an AbortSignal, for the hot path (backend requests). */
@@ -266,11 +272,6 @@ export interface GatewayResponse {
   readonly body: Readable | Buffer | null;
 }
 
-/**
- * Runs an endpoint (proxies, requests, response, modifiers of every context, error
- * handlers) and gives the client response. Errors no handler caught reject as GatewayError;
- * the HTTP front renders them with the api's or server's template.
- */
 /** An endpoint where it is served: what a route is compiled from when a configuration is applied. */
 export interface EndpointRoute {
   readonly config: GatewayConfig;
@@ -279,6 +280,11 @@ export interface EndpointRoute {
   readonly endpoint: EndpointConfig;
 }
 
+/**
+ * Runs an endpoint (proxies, requests, response, modifiers of every context, error
+ * handlers) and gives the client response. Errors no handler caught reject as GatewayError;
+ * the HTTP front renders them with the api's or server's template.
+ */
 export interface EndpointHandler {
   handle(ctx: EndpointContext): Promise<GatewayResponse>;
   /**
@@ -300,6 +306,8 @@ export interface GuardContext extends Omit<EndpointContext, 'endpoint' | 'api'> 
   /** The block's base path (files) or path pattern (spa), for logs and denials. */
   readonly path: string;
   readonly blockAccess: AccessControl;
+  /** The block's custom_log_fields: evaluated once its access controls ran, so they read `request.context`. */
+  readonly customLogFields: CustomLogFields;
 }
 
 // ---------------------------------------------------------------- reload and readers

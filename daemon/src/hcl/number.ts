@@ -1,4 +1,3 @@
-import { PorticoError } from '../core/errors.js';
 /**
  * Arbitrary-precision decimal numbers: value = coef * 10^exp, or ±infinity.
  *
@@ -7,6 +6,8 @@ import { PorticoError } from '../core/errors.js';
  * integers of any size, exact sums/products of decimal literals, `1e21` printing as
  * `1000000000000000000000`); only non-terminating quotients differ in their last digits.
  */
+import { PorticoError } from '../core/errors.js';
+
 export class HclNumber {
   private constructor(
     readonly coef: bigint,

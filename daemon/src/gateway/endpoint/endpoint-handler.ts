@@ -5,6 +5,7 @@ import { addPrivateCaching } from '../access/private-caching.js';
 import { evalCustomLogFields, evalDyn } from '../eval/eval-dyn.js';
 import { FORM_MEDIA_TYPE, mediaType } from '../eval/http-variables.js';
 import { RequestScope } from '../eval/request-scope.js';
+import { logCustomFieldsError } from '../logs/log-sink.js';
 import { bodyPlanFor, type BodyPlan } from './body-plan.js';
 import { hasClientBody, readClientBody } from './client-body.js';
 import { compilePlainProxy, unmodified } from './plain-proxy.js';
@@ -53,7 +54,12 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
       const plan = bodyPlanFor(ctx.config, ctx.server, null, endpoint);
       if (plan.loginLabels.size > 0) await ctx.access.prepareLogins(plan.loginLabels, ctx.signal);
       const env: BodyEnv = { ctx: { ...ctx, endpoint, api: null }, scope, plan, signal: ctx.signal };
-      const refused = await passAccessControls(labels, env);
+      let refused: BodyOutcome | null;
+      try {
+        refused = await passAccessControls(labels, env);
+      } finally {
+        if (ctx.customLogFields.length > 0) ctx.log.blockCustom = evalCustomLogFields(ctx.customLogFields, scope, (error) => logCustomFieldsError(ctx.logSink, ctx.request.id, error));
+      }
       if (!refused) return null;
       const response = applyResponseContexts({ ...refused.response }, refused.contexts);
       return { status: response.status, headers: response.headers, body: response.body };
@@ -88,9 +94,8 @@ function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logge
   const run = compose(steps, runEndpointBody);
   // Contexts whose modifiers are all unset change nothing: left out.
   const outer: Modifiers[] = [server.modifiers, ...(api ? [api.modifiers] : [])].filter((m) => !unmodified(m));
-  return async function endpointRequest(ctx: EndpointContext): Promise<GatewayResponse> {
+  const serve = async function serveEndpoint(ctx: EndpointContext, scope: RequestScope): Promise<GatewayResponse> {
     ctx.log.handler = 'endpoint';
-    const scope = new RequestScope({ config: ctx.config, request: ctx.request, health: ctx.backends.health, access: ctx.access });
     const env: BodyEnv = {
       ctx,
       scope,
@@ -104,12 +109,25 @@ function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logge
     const outcome = await run(state);
     const contexts: ResponseContext[] = outer.map((modifiers) => ({ modifiers, scope, status: false }));
     const response = applyResponseContexts({ ...outcome.response }, contexts.length === 0 ? outcome.contexts : [...contexts, ...outcome.contexts]);
-    if (response.warning !== undefined) {
-      ctx.log.warnings = [...(ctx.log.warnings ?? []), response.warning];
-      logger?.warn(response.warning, { endpoint: ctx.endpoint.path, uid: ctx.request.id });
-    }
+    if (response.warning !== undefined) logger?.warn(response.warning, { endpoint: ctx.endpoint.path, uid: ctx.request.id });
     if (!state.refused && labels.length > 0 && ctx.access.privateCaching(labels)) addPrivateCaching(response.headers);
     return { status: response.status, headers: response.headers, body: response.body };
+  };
+  const scopeOf = (ctx: EndpointContext): RequestScope => new RequestScope({ config: ctx.config, request: ctx.request, health: ctx.backends.health, access: ctx.access });
+  const fields = endpoint.customLogFields;
+  if (fields.length === 0) {
+    return function endpointRequest(ctx: EndpointContext): Promise<GatewayResponse> {
+      return serve(ctx, scopeOf(ctx));
+    };
+  }
+  // The block's fields (server → api → endpoint) see what the endpoint saw, once it answered or failed.
+  return async function endpointRequestWithLogFields(ctx: EndpointContext): Promise<GatewayResponse> {
+    const scope = scopeOf(ctx);
+    try {
+      return await serve(ctx, scope);
+    } finally {
+      ctx.log.blockCustom = evalCustomLogFields(fields, scope, (error) => logCustomFieldsError(ctx.logSink, ctx.request.id, error));
+    }
   };
 }
 
@@ -177,7 +195,7 @@ async function passAccessControls(labels: readonly string[], env: BodyEnv): Prom
 function chosen(handler: ErrorHandlerConfig, env: BodyEnv): void {
   env.ctx.log.handler = `error_handler:${handler.kinds.join(',')}`;
   if (handler.customLogFields.length === 0) return;
-  env.ctx.log.handlerCustom = evalCustomLogFields(handler.customLogFields, env.scope, (e) => (env.ctx.log.warnings = [...(env.ctx.log.warnings ?? []), `custom_log_fields of error_handler: ${e.detail}`]));
+  env.ctx.log.handlerCustom = evalCustomLogFields(handler.customLogFields, env.scope, (error) => logCustomFieldsError(env.ctx.logSink, env.ctx.request.id, error, 'error_handler'));
 }
 
 /** Files and spa blocks run their access controls' error handlers as an endpoint without blocks of its own. */

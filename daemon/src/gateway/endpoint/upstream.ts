@@ -5,6 +5,7 @@ import { GatewayError } from '../errors/error-types.js';
 import { evalCustomLogFields, evalDyn, evalOptional } from '../eval/eval-dyn.js';
 import { FORM_MEDIA_TYPE, mediaType } from '../eval/http-variables.js';
 import type { BackendRequestFacts, BackendResponseFacts, EvalScope, RequestScope } from '../eval/request-scope.js';
+import { logCustomFieldsError } from '../logs/log-sink.js';
 import { applyRequestHeaderModifiers, setHeaders, type HeaderRecord } from '../modifiers/header-modifiers.js';
 import { applyFormModifiers, applyQueryModifiers, hasFormModifiers, setParams } from '../modifiers/params-modifiers.js';
 import type { BodyPlan } from './body-plan.js';
@@ -57,7 +58,7 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   // Read when the backend log line is written, which may be before send() resolves for a small
   // body: the response head comes with the call, the body only once this block has read it.
   const customLogFields = (head: BackendResponseHead | null): Record<string, unknown> | null =>
-    backend.customLogFields.length === 0 ? null : evalCustomLogFields(backend.customLogFields, scope.forBackend(facts, resFacts ?? (head && { status: head.status, headers: endToEndHeaders(head.headers), body: null })), (e) => (ctx.log.warnings = [...(ctx.log.warnings ?? []), `custom_log_fields of backend "${backend.name}": ${e.detail}`]));
+    backend.customLogFields.length === 0 ? null : evalCustomLogFields(backend.customLogFields, scope.forBackend(facts, resFacts ?? (head && { status: head.status, headers: endToEndHeaders(head.headers), body: null })), (error) => logCustomFieldsError(ctx.logSink, ctx.request.id, error, `backend "${backend.name}"`));
   const response = await ctx.backends.get(backend.name).send(backendRequest(ctx, outgoing, name, customLogFields));
   const expected = block.config.expectedStatus;
   if (expected !== null && !expected.includes(response.status)) {

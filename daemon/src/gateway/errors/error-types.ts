@@ -1,8 +1,8 @@
-import { PorticoError } from '../../core/errors.js';
 /**
  * The gateway's error types (docs/gateway.md, "Errors"): each has a super-type, a default
  * status and the synopsis the client sees. The detail goes to the log line only.
  */
+import { PorticoError } from '../../core/errors.js';
 
 export const ERROR_TYPES = {
   access_control: { parent: null, status: 403, synopsis: 'access control error' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rawExchange, rawHeader } from './raw-socket.js';
+import { rawExchange, rawHeader } from './testing/raw-socket.js';
 import { jsonRecords, send, startGateway } from './testing/test-gateway.js';
 
 const CONFIG = { 'portico.hcl': 'server {\n  hosts = ["*:0"]\n  endpoint "/**" {\n    response { body = "ok" }\n  }\n}\nsettings {\n  log_format = "json"\n}\n' };

@@ -56,11 +56,10 @@ describe('connection cap', () => {
     // Each answered once, so the server holds all three.
     for (const c of kept) expect(await c.ask()).toBe('HTTP/1.1 200 OK');
 
-    const started = performance.now();
+    // The fourth is closed without an answer to its request (a server that ignored the cap would answer 200).
     const extra = await open(port);
     expect(await extra.ask()).toBeNull();
     await extra.closed;
-    expect(performance.now() - started).toBeLessThan(1000);
 
     for (const c of kept) expect(await c.ask()).toBe('HTTP/1.1 200 OK');
     expect(gw.lines.some((l) => l.includes('connection limit reached'))).toBe(true);

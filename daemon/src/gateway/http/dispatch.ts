@@ -4,9 +4,9 @@
  * Errors come back as GatewayErrors with the template of the block the request was in.
  */
 import type { IncomingMessage } from 'node:http';
-import type { AccessControl, ApiConfig, CorsConfig, EndpointConfig, FilesConfig, Modifiers, ServerConfig, SpaConfig } from '../config/model.js';
+import type { ApiConfig, CorsConfig, EndpointConfig, FilesConfig, Modifiers, ServerConfig, SpaConfig } from '../config/model.js';
 import type { GatewayConfig } from '../config/model.js';
-import type { AccessControlSet, AccessLogFields, BackendSet, EndpointContext, EndpointHandler, GatewayResponse, RequestInfo } from '../contracts.js';
+import type { AccessControlSet, AccessLogFields, BackendSet, EndpointContext, EndpointHandler, GatewayLogSink, GatewayResponse, RequestInfo } from '../contracts.js';
 import { DEFAULT_HTML_TEMPLATE, type ErrorTemplate } from '../errors/error-template.js';
 import { addPrivateCaching } from '../access/private-caching.js';
 import { GatewayError } from '../errors/error-types.js';
@@ -48,6 +48,7 @@ export interface DispatchInput {
   /** True when `endpointHandler` is the one the runtime's routes were compiled with (their compiled handlers serve). */
   readonly compiled: boolean;
   readonly log: AccessLogFields;
+  readonly logSink: GatewayLogSink;
   readonly lifetime: RequestLifetime;
 }
 
@@ -81,7 +82,7 @@ export async function dispatch(input: DispatchInput, placement: Placement): Prom
       const preflight = answerPreflight(target.cors, method, input.request.headers);
       if (preflight) return preflight;
       if (!STATIC_METHODS.includes(method)) throw methodNotAllowed(method, STATIC_METHODS);
-      const refused = await guard(input, srv, target.files.basePath, target.files.access, request);
+      const refused = await guard(input, srv, target.files, request);
       if (refused) return refused;
       const response = await serveFile({ documentRoot: target.files.documentRoot, rest: match.rest ?? '', path: input.path, search: input.search, method, headers: input.request.headers });
       if (response) {
@@ -95,7 +96,7 @@ export async function dispatch(input: DispatchInput, placement: Placement): Prom
       const preflight = answerPreflight(target.cors, method, input.request.headers);
       if (preflight) return preflight;
       if (!STATIC_METHODS.includes(method)) throw methodNotAllowed(method, STATIC_METHODS);
-      const refused = await guard(input, srv, target.spa.basePath, target.spa.access, request);
+      const refused = await guard(input, srv, target.spa, request);
       if (refused) return refused;
       input.log.handler = 'spa';
       return privateCaching(input, target.spa.access.effective, await bootstrapResponse(target.spa.bootstrapFile, method, input.request.headers));
@@ -122,6 +123,7 @@ class RouteContext implements EndpointContext {
   readonly incoming: IncomingMessage;
   readonly backends: BackendSet;
   readonly log: AccessLogFields;
+  readonly logSink: GatewayLogSink;
   readonly cancel: RequestLifetime;
 
   constructor(
@@ -136,6 +138,7 @@ class RouteContext implements EndpointContext {
     this.incoming = input.incoming;
     this.backends = input.runtime.backends;
     this.log = input.log;
+    this.logSink = input.logSink;
     this.cancel = input.lifetime;
   }
 
@@ -161,6 +164,7 @@ function endpointContext(input: DispatchInput, srv: ServerRuntime, api: ApiConfi
     incoming: input.incoming,
     backends: input.runtime.backends,
     log: input.log,
+    logSink: input.logSink,
     cancel: lifetime,
     get signal(): AbortSignal {
       return lifetime.signal;
@@ -169,18 +173,20 @@ function endpointContext(input: DispatchInput, srv: ServerRuntime, api: ApiConfi
 }
 
 /** A files or spa block's access controls, run by the endpoint handler (it runs their error handlers). */
-function guard(input: DispatchInput, srv: ServerRuntime, path: string, access: AccessControl, request: RequestInfo): Promise<GatewayResponse | null> {
-  if (access.effective.length === 0) return Promise.resolve(null);
+function guard(input: DispatchInput, srv: ServerRuntime, block: FilesConfig | SpaConfig, request: RequestInfo): Promise<GatewayResponse | null> {
+  if (block.access.effective.length === 0) return Promise.resolve(null);
   return input.endpointHandler.guard({
     config: input.runtime.config,
     access: input.runtime.access,
     server: srv.server,
-    path,
-    blockAccess: access,
+    path: block.basePath,
+    blockAccess: block.access,
+    customLogFields: block.customLogFields,
     request,
     incoming: input.incoming,
     backends: input.runtime.backends,
     log: input.log,
+    logSink: input.logSink,
     signal: input.lifetime.signal,
   });
 }

@@ -8,11 +8,11 @@ import type { Readable } from 'node:stream';
 import type { AccessDenial, AccessLogFields, EndpointHandler, GatewayLogSink, GatewayResponse, RequestInfo } from '../contracts.js';
 import { errorResponse } from '../errors/error-response.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
-import { logAccess } from '../logs/log-sink.js';
+import { logAccess, logCustomFieldsError } from '../logs/log-sink.js';
 import { applyResponseHeaderModifiers, evalCustomLogFields, RequestScope } from '../eval/index.js';
 import { maybeGzip, stripSecureCookies } from './client-response.js';
 import { corsHeaders } from './cors.js';
-import { dispatch, emptyPlacement } from './dispatch.js';
+import { dispatch, emptyPlacement, type Placement } from './dispatch.js';
 import { requestHost, requestUrl } from './forwarded-url.js';
 import { requestIdFor } from './request-id.js';
 import { checkRequestLine, type FrontLimits } from './front-limits.js';
@@ -44,7 +44,7 @@ export interface RequestSlot {
   readonly fallbackHost?: string;
   /** Replaces the server's endpoint handler for this request (upgrade requests: gateway/websockets). */
   readonly endpointHandler?: EndpointHandler;
-  /** Writes the response itself (a websocket's 101), or gives null to have it sent as usual. */
+  /** Writes the response itself (a websocket's 101; rejects when it could not), or gives null to have it sent as usual. */
   readonly respond?: (response: GatewayResponse) => Promise<number> | null;
 }
 
@@ -83,7 +83,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
       checkRequestPath(path);
       const endpointHandler = slot.endpointHandler ?? deps.endpointHandler;
       // The routes were compiled with the server's endpoint handler; one given for this request serves instead.
-      response = await dispatch({ runtime, port, host, path, search, request: info, incoming: req, endpointHandler, compiled: slot.endpointHandler === undefined, log, lifetime: slot.lifetime }, placement);
+      response = await dispatch({ runtime, port, host, path, search, request: info, incoming: req, endpointHandler, compiled: slot.endpointHandler === undefined, log, logSink: deps.logSink, lifetime: slot.lifetime }, placement);
     } catch (error) {
       // The front's abort reason (body timeout, shutdown) says what happened better than the error it caused.
       const reason: unknown = slot.lifetime.reason;
@@ -97,8 +97,10 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
     deps.onAccessDenied({ at: new Date(startedAt).toISOString(), type: log.denial.type, label: log.denial.label, server: placement.server?.name ?? null, endpoint, method, path, clientIp: info.clientIp });
   }
 
-  // The front's own expressions (its response header modifiers, custom_log_fields) see the request; most requests have none.
-  const scope = placement.modifiers.length > 0 || placement.customLogFields.length > 0 ? new RequestScope({ config: runtime.config, request: { ...info, pathParams: placement.pathParams, wildcard: placement.wildcard }, health: runtime.backends.health, access: runtime.access }) : null;
+  // The block's custom_log_fields, unless the endpoint handler evaluated them in its own scope.
+  const ownFields = log.blockCustom === undefined ? placement.customLogFields : NO_LOG_FIELDS;
+  // The front's own expressions (its response header modifiers, those fields) see the request alone; most requests have none.
+  const scope = placement.modifiers.length > 0 || ownFields.length > 0 ? new RequestScope({ config: runtime.config, request: { ...info, pathParams: placement.pathParams, wildcard: placement.wildcard }, health: runtime.backends.health, access: runtime.access }) : null;
   const headers = response.headers;
   if (!health) {
     if (placement.cors) Object.assign(headers, mergeVary(headers.vary, corsHeaders(placement.cors, method, req.headers, placement.allowedMethods)));
@@ -113,19 +115,30 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   if (deps.isClosing(port)) headers.connection = 'close';
   const final = health ? response : maybeGzip(method, req.headers, response);
 
-  const responseBytes = await (slot.respond?.(final) ?? send(res, final));
+  let status = final.status;
+  let responseBytes: number;
+  const answered = slot.respond?.(final) ?? null;
+  if (answered === null) responseBytes = await send(res, final);
+  else {
+    try {
+      responseBytes = await answered;
+    } catch (error) {
+      // The answer was never written (the client left before its websocket handshake was answered).
+      failure = asGatewayError(error);
+      status = failure.status;
+      responseBytes = 0;
+    }
+  }
 
   // The block's own fields (server → api → endpoint/files/spa); the access controls' were added to `log.custom` as they ran.
-  const custom = !scope ? null : evalCustomLogFields(placement.customLogFields, scope, (error) =>
-    deps.logSink.write({ timestamp: new Date().toISOString(), level: 'error', type: 'gateway_daemon', uid: id, message: `custom_log_fields: ${error.detail}` }),
-  );
+  const custom = log.blockCustom ?? (scope && ownFields.length > 0 ? evalCustomLogFields(ownFields, scope, (error) => logCustomFieldsError(deps.logSink, id, error)) : null);
   logAccess(deps.logSink, {
     startedAt,
     durationMs: performance.now() - started,
     requestId: id,
     method,
     url,
-    status: final.status,
+    status,
     server: placement.server?.name ?? null,
     api: placement.api?.name ?? null,
     endpoint: placement.endpoint?.pattern ?? null,
@@ -147,6 +160,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_FIELDS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+const NO_LOG_FIELDS: Placement['customLogFields'] = Object.freeze([]);
 
 /** `address:port` the request came in on: its host when it names none. */
 export function localHost(req: IncomingMessage, port: number): string {

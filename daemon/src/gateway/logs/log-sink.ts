@@ -55,6 +55,14 @@ export function logBackend(sink: GatewayLogSink, entry: BackendLogInput): void {
   else sink.write(backendLogRecord(entry));
 }
 
+/**
+ * A custom_log_fields object that failed to evaluate (`of` names where, e.g. `error_handler`):
+ * it is left out of its line and logged as an error record of its own with the request's uid.
+ */
+export function logCustomFieldsError(sink: GatewayLogSink, uid: string, error: GatewayError, of?: string): void {
+  sink.write({ timestamp: new Date().toISOString(), level: 'error', type: 'gateway_daemon', uid, message: `custom_log_fields${of === undefined ? '' : ` of ${of}`}: ${error.detail}` });
+}
+
 const isEmpty = (custom: Readonly<Record<string, unknown>> | null): boolean => {
   for (const _ in custom) return false;
   return true;

@@ -1,5 +1,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import type { EndpointHandler } from '../contracts.js';
+import { createEndpointHandler } from '../endpoint/endpoint-handler.js';
 import { accessRecords, backendRecords, connect, RefusedUpgrade, serverOn, startWsBackend, startWsGateway } from './testing/ws-fixture.js';
 
 const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -94,15 +96,18 @@ describe('websockets in proxy', () => {
   it('closes the connection (1001) on both sides once the timeout passed', async () => {
     const backend = await startWsBackend();
     const gw = await startWsGateway({
-      'portico.hcl': serverOn(`  endpoint "/**" {\n    proxy {\n      url = "${backend.origin}/**"\n      websockets {\n        timeout = "300ms"\n      }\n    }\n  }`),
+      'portico.hcl': serverOn(`  endpoint "/timed/**" {\n    proxy {\n      url = "${backend.origin}/**"\n      websockets {\n        timeout = "1s"\n      }\n    }\n  }\n  endpoint "/open/**" {\n    proxy {\n      url = "${backend.origin}/**"\n      websockets = true\n    }\n  }`),
     });
-    const started = Date.now();
-    const client = await connect(gw.wsUrl('/echo'));
+    // The control: a connection without a timeout, opened first.
+    const control = await connect(gw.wsUrl('/open/echo'));
+    const client = await connect(gw.wsUrl('/timed/echo'));
     client.socket.send('still here');
     expect(await client.next()).toBe('still here');
     expect(await client.closed).toEqual({ code: 1001, reason: 'websocket timeout' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     await expect.poll(() => backend.closes).toEqual([{ code: 1001, reason: 'websocket timeout' }]);
+    // Only the timed connection was closed: the control still relays.
+    control.socket.send('after the timeout');
+    expect(await control.next()).toBe('after the timeout');
   });
 
   it('runs the access controls first: a refused upgrade gets 401 with the challenge and never reaches the backend', async () => {
@@ -181,14 +186,37 @@ describe('websockets in proxy', () => {
     expect(backend.upgrades).toEqual([]);
   });
 
+  it('logs a client that left before its handshake was answered as a client_request error, and closes the backend side', async () => {
+    const backend = await startWsBackend();
+    const real = createEndpointHandler();
+    // The client's connection drops once the endpoint got the backend's 101, before the gateway writes its answer.
+    const leaving: EndpointHandler = {
+      guard: (ctx) => real.guard(ctx),
+      async handle(ctx) {
+        const response = await real.handle(ctx);
+        ctx.incoming.socket.destroy();
+        return response;
+      },
+    };
+    const gw = await startWsGateway({ 'portico.hcl': serverOn(`  endpoint "/**" {\n    proxy {\n      url = "${backend.origin}/**"\n      websockets = true\n    }\n  }`) }, { endpointHandler: leaving });
+    const failed = await connect(gw.wsUrl('/echo')).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(Error);
+    expect(failed).not.toBeInstanceOf(RefusedUpgrade);
+    expect(backend.upgrades).toHaveLength(1);
+    await expect.poll(() => accessRecords(gw)).toEqual([expect.objectContaining({ status: 400, error_type: 'client_request', message: 'client closed the connection before the websocket handshake was answered' })]);
+    await expect.poll(() => backend.closes).toHaveLength(1);
+  });
+
   it('closes open connections with 1001 when the gateway stops after the shutdown deadline', async () => {
     const backend = await startWsBackend();
-    const gw = await startWsGateway({ 'portico.hcl': serverOn(`  endpoint "/**" {\n    proxy {\n      url = "${backend.origin}/**"\n      websockets = true\n    }\n  }`) }, { shutdownTimeoutMs: 200 });
+    const gw = await startWsGateway({ 'portico.hcl': serverOn(`  endpoint "/**" {\n    proxy {\n      url = "${backend.origin}/**"\n      websockets = true\n    }\n  }`) }, { shutdownTimeoutMs: 1500 });
     const client = await connect(gw.wsUrl('/echo'));
-    const started = Date.now();
-    await gw.server.stop();
+    const stopped = gw.server.stop();
+    // Until the deadline an open connection still relays; then it is closed.
+    client.socket.send('while stopping');
+    expect(await client.next()).toBe('while stopping');
     expect(await client.closed).toEqual({ code: 1001, reason: 'gateway shutting down' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    await stopped;
     await expect.poll(() => backend.closes).toEqual([{ code: 1001, reason: 'gateway shutting down' }]);
   });
 });

@@ -13,6 +13,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { CaCache } from '../backend/transport.js';
 import type { GatewayConfig } from '../config/model.js';
 import type { EndpointHandler, GatewayLogSink, GatewayResponse } from '../contracts.js';
+import { GatewayError } from '../errors/error-types.js';
 import { connectBackend, type OpenLeg } from './backend-leg.js';
 import { relayFrames, type Relay } from './frame-relay.js';
 import { upgradeEndpointHandler } from './upgrade-endpoint-handler.js';
@@ -34,7 +35,10 @@ export interface WebsocketUpgradesOptions {
 /** What the request pipeline uses instead of its own for one upgrade request. */
 export interface UpgradeHooks {
   readonly endpointHandler: EndpointHandler;
-  /** Answers a websocket upgrade (resolving with 0 bytes); null when the response is to be sent as plain HTTP. */
+  /**
+   * Answers a websocket upgrade (resolving with 0 bytes), or rejects with a `client_request`
+   * GatewayError when the client left before it; null when the response is to be sent as plain HTTP.
+   */
   readonly respond: (response: GatewayResponse) => Promise<number> | null;
 }
 
@@ -141,7 +145,7 @@ export function createWebsocketUpgrades({ endpointHandler, logSink }: WebsocketU
             server.handleUpgrade(req, socket, head, (ws) => (upgraded.client = ws));
             if (upgraded.client === null) {
               backend.socket.terminate();
-              return Promise.resolve(0);
+              return Promise.reject(new GatewayError('client_request', 'client closed the connection before the websocket handshake was answered'));
             }
             relaying = true;
             const relay: Relay = relayFrames(upgraded.client, backend.socket, backend.early.closed, { timeoutMs, onEnd: () => ended(relay) });

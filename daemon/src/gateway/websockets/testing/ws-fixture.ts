@@ -11,7 +11,7 @@ import { afterEach } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { createBackendSet } from '../../backend/index.js';
 import { load } from '../../config/testing/config-files.js';
-import type { GatewayLogRecord } from '../../contracts.js';
+import type { EndpointHandler, GatewayLogRecord } from '../../contracts.js';
 import { createEndpointHandler } from '../../endpoint/endpoint-handler.js';
 import { fixedHealth } from '../../endpoint/testing/endpoint-gateway.js';
 import { GatewayServer } from '../../http/gateway-server.js';
@@ -93,14 +93,17 @@ export interface WsGateway {
   url(path: string): string;
 }
 
-/** The real gateway on a free loopback port, serving `files` (the `.hcl` ones are the configuration). */
-export async function startWsGateway(files: Record<string, string>, { shutdownTimeoutMs = 1000 } = {}): Promise<WsGateway> {
+/**
+ * The real gateway on a free loopback port, serving `files` (the `.hcl` ones are the
+ * configuration); `endpointHandler` replaces the real one (e.g. one wrapping it).
+ */
+export async function startWsGateway(files: Record<string, string>, { shutdownTimeoutMs = 1000, endpointHandler = createEndpointHandler() }: { shutdownTimeoutMs?: number; endpointHandler?: EndpointHandler } = {}): Promise<WsGateway> {
   const loaded = await load(files);
   if (!loaded.config) throw new Error(`expected a valid configuration, got:\n${loaded.messages.join('\n')}`);
   const records: GatewayLogRecord[] = [];
   const sink = { write: (r: GatewayLogRecord) => records.push(r) };
   const server = new GatewayServer({
-    endpointHandler: createEndpointHandler(),
+    endpointHandler,
     createBackends: (cfg) => createBackendSet(cfg, { health: fixedHealth(), logSink: sink, env: {} }),
     logSink: sink,
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
