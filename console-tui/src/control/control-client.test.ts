@@ -23,8 +23,9 @@ describe('control client', () => {
     daemon = await startTestDaemon();
     const client = createControlClient({ url: daemon.url, token: daemon.token });
     const error = await client.fetchConfigStatus().catch((e: unknown) => e);
-    const { toControlProblem } = await import('./control-problem.js');
+    const { daemonRefused, toControlProblem } = await import('./control-problem.js');
     expect(toControlProblem(error)).toMatchObject({ code: 'failed', reason: expect.stringMatching(/^HTTP 412: config does not run in this daemon process/) });
+    expect(daemonRefused(error)).toBe(true);
     await client.close();
   });
 
@@ -32,8 +33,9 @@ describe('control client', () => {
     daemon = await startTestDaemon();
     const client = createControlClient({ url: daemon.url, token: 'wrong' });
     const error = await client.fetchStatus().catch((e: unknown) => e);
-    const { toControlProblem } = await import('./control-problem.js');
+    const { daemonRefused, toControlProblem } = await import('./control-problem.js');
     expect(toControlProblem(error)).toEqual({ code: 'unauthorized', reason: 'HTTP 401' });
+    expect(daemonRefused(error)).toBe(false);
   });
 
   it('streams events and reports the link state', async () => {

@@ -42,6 +42,14 @@ export function toControlProblem(error: unknown): ControlProblem {
   return { code: 'failed', reason: innermost || 'unknown error' };
 }
 
+/**
+ * True when the daemon answered that the area does not run in this process (HTTP 412,
+ * PRECONDITION_FAILED): a lasting answer, unlike a timeout or a dropped link.
+ */
+export function daemonRefused(error: unknown): boolean {
+  return causeChain(error).some((e) => httpStatusOf(e) === 412 || trpcCodeOf(e) === 'PRECONDITION_FAILED');
+}
+
 function causeChain(error: unknown): unknown[] {
   const chain: unknown[] = [];
   let current: unknown = error;

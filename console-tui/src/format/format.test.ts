@@ -17,7 +17,6 @@ describe('text fitting', () => {
     expect(wrapWords('', 20)).toEqual(['']);
     expect(wrapWords('a https://example.com/very/long/path b', 10)).toEqual(['a', 'https://e…', 'b']);
   });
-
 });
 
 describe('control endpoints', () => {

@@ -166,11 +166,11 @@ describe('console shell', () => {
   it('redraws to the new size on resize, never wider than the terminal', async () => {
     const { term } = start();
     term.stdout.resize(50, 16);
-    await new Promise((r) => setTimeout(r, 30));
+    await expect.poll(() => term.screen().length).toBe(16);
     expectFits(term, 50, 16);
     expect(term.text()).toContain('✗ failed');
     term.stdout.resize(120, 30);
-    await new Promise((r) => setTimeout(r, 30));
+    await expect.poll(() => term.screen().length).toBe(30);
     expectFits(term, 120, 30);
     expect(term.text()).toContain('SERVICE_URL is not set; the callback worker needs it to deliver webhooks');
   });
@@ -178,8 +178,7 @@ describe('console shell', () => {
   it('updates the status and the events list when an event arrives', async () => {
     const { source, term } = start();
     source.emit({ type: 'component.state', message: 'gateway running: listening on :8080', component: { name: 'gateway', state: 'running', since: new Date().toISOString(), detail: 'listening on :8080' } });
-    await new Promise((r) => setTimeout(r, 30));
-    expect(term.text()).toMatch(/gateway\s+● running\s+0s\s+listening on :8080/);
+    await expect.poll(() => term.text()).toMatch(/gateway\s+● running\s+0s\s+listening on :8080/);
     await term.press(KEYS.tab);
     expect(term.text()).toMatch(/\d\d:\d\d:\d\d {2}· info {3}component.state {2}gateway running: listening on :8080/);
   });
@@ -188,13 +187,12 @@ describe('console shell', () => {
     const { source, term } = start();
     await term.press(':events\r');
     for (let i = 1; i <= 40; i++) source.emit({ message: `event ${i}` });
-    await new Promise((r) => setTimeout(r, 30));
-    expect(term.text()).toContain('EVENTS  40 · following new events');
+    await expect.poll(() => term.text()).toContain('EVENTS  40 · following new events');
     expect(term.screen()[22]).toContain('event 40');
     await term.press(KEYS.up, KEYS.up);
     expect(term.text()).toContain('held at 20–38 of 40 · End to follow');
     source.emit({ message: 'event 41' });
-    await new Promise((r) => setTimeout(r, 30));
+    await expect.poll(() => term.text()).toContain('held at 20–38 of 41 · End to follow');
     expect(term.screen()[22]).toContain('event 38');
     await term.press(KEYS.end);
     expect(term.screen()[22]).toContain('event 41');
@@ -204,26 +202,22 @@ describe('console shell', () => {
   it('says disconnected — reconnecting… and how old the screen is when the link drops, and reads the status again when it is back', async () => {
     const { source, term } = start({ columns: 120, rows: 30 });
     source.setLink({ kind: 'lost', problem: { code: 'unreachable', reason: 'connection refused' } });
-    await new Promise((r) => setTimeout(r, 30));
-    expect(term.screen()[0]).toMatch(/✗ disconnected — reconnecting… · stale — last update \d\d:\d\d:\d\d \(connection refused\)  http/);
+    await expect.poll(() => term.screen()[0]).toMatch(/✗ disconnected — reconnecting… · stale — last update \d\d:\d\d:\d\d \(connection refused\)  http/);
     const reads = source.statusReads;
     source.status = { ...source.status, version: '0.2.0' };
     source.setLink({ kind: 'open' });
-    await new Promise((r) => setTimeout(r, 30));
-    expect(term.screen()[0]).toContain('● connected');
+    await expect.poll(() => term.screen()[0]).toContain('● connected');
+    await expect.poll(() => term.text()).toContain('version  0.2.0');
     expect(source.statusReads).toBe(reads + 1);
-    expect(term.text()).toContain('version  0.2.0');
   });
 
   it('stops the clock the views count on while disconnected, and runs it again when the link is back', async () => {
     const { source, term } = start({}, { views: [probeView], options: { now: () => 1_000 } });
     expect(term.screen()[2]).toMatch(/^clock \d{13} · acted 0/);
     source.setLink({ kind: 'lost', problem: null });
-    await new Promise((r) => setTimeout(r, 30));
-    expect(term.screen()[2]).toMatch(/^clock 1000 · acted 0/);
+    await expect.poll(() => term.screen()[2]).toMatch(/^clock 1000 · acted 0/);
     source.setLink({ kind: 'open' });
-    await new Promise((r) => setTimeout(r, 30));
-    expect(term.screen()[2]).toMatch(/^clock \d{13} · acted 0/);
+    await expect.poll(() => term.screen()[2]).toMatch(/^clock \d{13} · acted 0/);
   });
 
   it('turns the daemon’s actions off while disconnected: left out of the hints, refused with the reason, back with the link', async () => {
@@ -232,8 +226,7 @@ describe('console shell', () => {
     await term.press('x');
     expect(term.screen()[2]).toContain('acted 1');
     source.setLink({ kind: 'lost', problem: null });
-    await new Promise((r) => setTimeout(r, 30));
-    expect(hintLine(term)).toBe(' ✗ actions off while disconnected · ? help  : command  q quit');
+    await expect.poll(() => hintLine(term)).toBe(' ✗ actions off while disconnected · ? help  : command  q quit');
     await term.press('x');
     expect(term.screen()[2]).toContain('acted 1');
     expect(hintLine(term)).toBe(' x act: off while disconnected; it works again once the daemon is back');
@@ -241,8 +234,7 @@ describe('console shell', () => {
     expect(term.text()).toMatch(/x\s+ask the daemon to do something \(actions off while disconnected\)/);
     await term.press(KEYS.escape);
     source.setLink({ kind: 'open' });
-    await new Promise((r) => setTimeout(r, 30));
-    expect(hintLine(term)).toBe(' ? help  : command  q quit  x act');
+    await expect.poll(() => hintLine(term)).toBe(' ? help  : command  q quit  x act');
     await term.press('x');
     expect(term.screen()[2]).toContain('acted 2');
   });

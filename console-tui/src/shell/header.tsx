@@ -6,33 +6,36 @@ import type { LiveState } from '../live/live-store.js';
 import type { ViewDefinition } from '../views/view.js';
 import { Tinted } from './theme.js';
 
-/** How the link to the daemon is doing, as glyph + words. */
-export function connectionLabel(live: Pick<LiveState, 'connection' | 'problem'>): Label {
-  // A network reason helps ("connection refused"); a library's wording for anything else does not.
-  const why = live.problem && live.problem.code !== 'failed' ? ` (${live.problem.reason})` : '';
-  switch (live.connection) {
+/** How the link to the daemon is doing, as glyph + words; why it is down is `problemReason`'s. */
+export function connectionLabel({ connection }: Pick<LiveState, 'connection'>): Label {
+  switch (connection) {
     case 'connecting':
       return { glyph: '◐', word: 'connecting…', tone: 'busy' };
     case 'connected':
       return { glyph: '●', word: 'connected', tone: 'good' };
     case 'disconnected':
-      return { glyph: '✗', word: `disconnected — reconnecting…${why}`, tone: 'bad' };
+      return { glyph: '✗', word: 'disconnected — reconnecting…', tone: 'bad' };
     case 'refused':
-      return { glyph: '✗', word: `token refused${why} — restart with the right token`, tone: 'bad' };
+      return { glyph: '✗', word: 'token refused — restart with the right token', tone: 'bad' };
   }
 }
 
-/** The first line: the link, and while it is down how old the screen is; then where and what the daemon is. */
+/** ` (connection refused)`: why the link is down, or '' when there is no reason worth showing. */
+export function problemReason(problem: LiveState['problem']): string {
+  // A network reason helps ("connection refused"); a library's wording for anything else does not.
+  return problem && problem.code !== 'failed' ? ` (${problem.reason})` : '';
+}
+
+/** The first line: the link, and while it is down how old the screen is and why; then where and what the daemon is. */
 export function Header({ live, url, nowMs }: { live: LiveState; url: string; nowMs: number }): ReactNode {
-  const label = connectionLabel({ ...live, problem: null });
+  const label = connectionLabel(live);
   const stale = staleText(live, nowMs);
-  const why = live.problem && live.problem.code !== 'failed' ? ` (${live.problem.reason})` : '';
   return (
     <Text wrap="truncate-end">
       <Text bold> Portico </Text>
       <Tinted tone={label.tone} bold>{`${label.glyph} ${label.word}`}</Tinted>
       {stale ? <Tinted tone="busy">{` · ${stale}`}</Tinted> : null}
-      {`${why}  ${url}  v${live.status.version} · ${live.status.mode}`}
+      {`${problemReason(live.problem)}  ${url}  v${live.status.version} · ${live.status.mode}`}
     </Text>
   );
 }

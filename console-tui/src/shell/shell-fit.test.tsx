@@ -44,13 +44,12 @@ describe('console shell at the edges', () => {
     const t = start(19, 5);
     expect(t.screen()).toEqual(['Portico: terminal', 'too small (19x5);', 'need 20x6. q quits.', '', '']);
     t.stdout.resize(12, 3);
-    await new Promise((r) => setTimeout(r, 30));
+    await expect.poll(() => t.screen().length).toBe(3);
     for (const line of t.screen()) expect(Array.from(line).length, line).toBeLessThanOrEqual(12);
     expect(t.text()).not.toContain('…');
     expect(t.text()).toContain('need 20x6');
     t.stdout.resize(20, 6);
-    await new Promise((r) => setTimeout(r, 30));
-    expect(t.text()).toContain('VIEW status');
+    await expect.poll(() => t.text()).toContain('VIEW status');
   });
 
   it('suggests the command a typo was meant to be', async () => {

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { BackendHealthChangeView, BackendView } from '@portico/daemon/control';
-import { formatClock } from '../format/duration.js';
+import { formatClockOrDate } from '../format/duration.js';
 import { cellsOf, layoutColumns, layoutLine, type ColumnSpec } from '../format/columns.js';
 import { fit, truncate } from '../format/fit.js';
 import { useKeyScope } from '../keys/use-keys.js';
@@ -102,7 +102,7 @@ function BackendsView({ live, source, nowMs, width, height, visible, keyState }:
           const to = backendLabel({ health: { state: c.to, checked: true } as BackendView['health'] });
           return (
             <Text key={`${c.at}-${c.backend}-${i}`} wrap="truncate-end">
-              {` ${formatClock(c.at)}  ${fit(c.backend, nameWidth)}  ${stateWord(c.from)} → `}
+              {` ${formatClockOrDate(c.at, nowMs)}  ${fit(c.backend, nameWidth)}  ${stateWord(c.from)} → `}
               <Tinted tone={to.tone}>{to.word}</Tinted>
               {c.error ? truncate(`  ${c.error}`, Math.max(0, width - nameWidth - 40)) : ''}
             </Text>

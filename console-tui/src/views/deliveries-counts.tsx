@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Text } from 'ink';
 import type { DeliveryCounts } from '@portico/daemon/control';
+import { daemonRefused } from '../control/control-problem.js';
 import type { ControlSource } from '../control/control-source.js';
 import { truncate } from '../format/fit.js';
 import type { LiveState } from '../live/live-store.js';
@@ -12,15 +13,16 @@ const REFRESH_MS = 5_000;
 
 /**
  * Deliveries per status, re-read on every delivery event and every 5 s (workers in other
- * processes); null while unknown, or when this daemon process serves no deliveries. While the
- * daemon is away the last counts stay, stale like the rest of the screen.
+ * processes); null while unknown, or when this daemon process serves no deliveries. After any
+ * other failed read (the daemon away, a timeout) the last counts stay, stale like the rest of the screen.
  */
 export function useDeliveryCounts({ live, source, visible, nowMs }: { live: LiveState; source: ControlSource; visible: boolean; nowMs: number }): DeliveryCounts | null {
   const api = source.api;
   const changed = lastEventOf(live.events, ['delivery.state']);
   const tick = Math.floor(nowMs / REFRESH_MS);
-  const query = useControlQuery(visible, api ? () => api.deliveries.counts.query() : null, [changed, tick, live.status.bootId]);
-  if (query.error && live.connection === 'connected') return null;
+  // Refused (no deliveries in this process): nothing to count. Any other failure keeps the last counts.
+  const load = api ? () => api.deliveries.counts.query().catch((e: unknown) => (daemonRefused(e) ? null : Promise.reject(e))) : null;
+  const query = useControlQuery(visible, load, [changed, tick, live.status.bootId]);
   return query.data;
 }
 

@@ -1,9 +1,8 @@
 import type { AttemptLogEntry, DeliveryStatus, DeliveryView, JobDeliveryView } from '@portico/daemon/control';
-import { deliveryLabel, formatClockOrDate } from '@portico/daemon/display';
+import { deliveryLabel, formatClockOrDate, triesDetail } from '@portico/daemon/display';
 import { printable } from '../format/fit.js';
 
 export const STATUS_CYCLE: ReadonlyArray<DeliveryStatus | null> = [null, 'PENDING', 'DELIVERED', 'DEAD'];
-
 
 /** The LAST column: the last answer's status and, when it failed, the error text; `-` before the first attempt. */
 export function lastText(d: Pick<DeliveryView, 'last_status_code' | 'last_error' | 'attempts'>): string {
@@ -42,23 +41,12 @@ export function attemptLine(e: AttemptLogEntry, nowMs: number): string {
   return `#${e.attempt}  ${formatClockOrDate(e.started_at, nowMs)}  ${outcome}  ${e.duration_ms} ms${error}`;
 }
 
-/** `2/5`: attempts of the current round out of the schedule's; the TRY column and the job detail. */
-export function triesText(d: Pick<DeliveryView, 'attempts_in_round' | 'max_attempts'>): string {
-  return `${d.attempts_in_round}/${d.max_attempts}`;
-}
-
 /** A job's callback in one line: state, the round's attempts, the next attempt or the finish. */
 export function jobDeliveryText(d: JobDeliveryView, nowMs: number): string {
-  const parts = [`${deliveryLabel(d.status).glyph} ${d.status}`, `attempt ${triesText(d)}${d.attempts > d.attempts_in_round ? ` (${d.attempts} in all)` : ''}`];
+  const parts = [`${deliveryLabel(d.status).glyph} ${d.status}`, `attempt ${triesDetail(d)}`];
   if (d.status === 'PENDING') parts.push(`next ${whenText(d, nowMs)}`);
   else if (d.finished_at) parts.push(`${d.status === 'DEAD' ? 'gave up' : 'delivered'} ${formatClockOrDate(d.finished_at, nowMs)}`);
   return parts.join(' · ');
-}
-
-/** The last failed attempt's error of a delivery still failing, else null. */
-export function lastErrorText(d: Pick<JobDeliveryView, 'status' | 'last_error' | 'last_status_code'>): string | null {
-  if (d.status === 'DELIVERED') return null;
-  return d.last_error ?? (d.last_status_code !== null ? `HTTP ${d.last_status_code}` : null);
 }
 
 /** Human filter summary shown in the header. */

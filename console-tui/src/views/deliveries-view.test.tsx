@@ -39,8 +39,8 @@ class ApiSource extends FakeSource {
   resets: Array<DeliverySelector & { actor?: string }> = [];
   retries: Array<{ id: string; actor: string }> = [];
   jobs: JobView[] = [job()];
-  /** Counts reads fail as a fetch does when the daemon is gone. */
-  countsFail = false;
+  /** What counts reads throw, when set: a fetch error (the daemon gone), a timeout, or the daemon's refusal. */
+  countsError: Error | null = null;
   failedCountReads = 0;
   readonly api = {
     deliveries: {
@@ -68,9 +68,9 @@ class ApiSource extends FakeSource {
       },
       counts: {
         query: async () => {
-          if (this.countsFail) {
+          if (this.countsError) {
             this.failedCountReads += 1;
-            throw new TypeError('fetch failed');
+            throw this.countsError;
           }
           return {
           PENDING: this.rows.filter((r) => r.status === 'PENDING').length,
@@ -259,11 +259,31 @@ describe('status view', () => {
     await shows(term, '✗ 2 DEAD deliveries');
     source.setLink({ kind: 'connecting' });
     await shows(term, 'stale');
-    source.countsFail = true;
+    source.countsError = new TypeError('fetch failed');
     source.emit({ type: 'delivery.state', message: 'delivery d6 PENDING' });
     while (source.failedCountReads === 0) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 50));
     expect(term.text()).toContain('webhooks ✗ 2 DEAD deliveries');
+  });
+
+  it('keeps the last counts after a failed read while connected (a timeout is not a daemon without deliveries)', async () => {
+    const { source, term } = await start(statusView);
+    await shows(term, '✗ 2 DEAD deliveries');
+    source.countsError = Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
+    source.emit({ type: 'delivery.state', message: 'delivery d6 PENDING' });
+    while (source.failedCountReads === 0) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(term.text()).not.toContain('stale');
+    expect(term.text()).toContain('webhooks ✗ 2 DEAD deliveries');
+  });
+
+  it('shows no webhooks line for a daemon that answers 412 (no deliveries in this process)', async () => {
+    const { source, term } = await start(statusView);
+    await shows(term, '✗ 2 DEAD deliveries');
+    source.countsError = Object.assign(new Error('ingest does not run in this daemon process'), { data: { code: 'PRECONDITION_FAILED', httpStatus: 412 } });
+    source.emit({ type: 'delivery.state', message: 'delivery d6 PENDING' });
+    await expect.poll(() => term.text()).not.toContain('webhooks');
+    expect(term.text()).toContain('COMPONENTS');
   });
 });
 

@@ -7,8 +7,8 @@ import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
 import { useNow } from '../shell/use-now.js';
-import { deliveryLabel } from '@portico/daemon/display';
-import { attemptLine, filterText, lastText, plural, STATUS_CYCLE, triesText, whenText } from './deliveries-format.js';
+import { deliveryLabel, triesDetail, triesText } from '@portico/daemon/display';
+import { attemptLine, filterText, lastText, plural, STATUS_CYCLE, whenText } from './deliveries-format.js';
 import { lastEventOf, problemText, useControlQuery } from './use-control-query.js';
 import { usePrompt } from './use-prompt.js';
 import { Cells } from './table-cells.js';
@@ -183,7 +183,7 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs,
         <Box flexDirection="column" height={detailLines}>
           <Line
             width={width}
-            text={` ${current.id} · attempt ${triesText(current)}${current.attempts > current.attempts_in_round ? ` (${current.attempts} in all)` : ''} · job ${current.ingest_job_id} · ${current.event_type} · ${current.signed ? 'signed' : 'unsigned'}${current.last_error ? ` · ${current.last_error}` : ''}`}
+            text={` ${current.id} · attempt ${triesDetail(current)} · job ${current.ingest_job_id} · ${current.event_type} · ${current.signed ? 'signed' : 'unsigned'}${current.last_error ? ` · ${current.last_error}` : ''}`}
             bold
           />
           {(detailQuery.data?.attempt_log ?? []).slice(-(detailLines - 1)).map((entry) => (

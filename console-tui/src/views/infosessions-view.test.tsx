@@ -25,14 +25,16 @@ const SESSIONS = [
   session(4, 'Wordy Corp', '2016-01-08', LONG),
 ];
 
-const sourceStatus = (error: string | null = null): InfosessionsSourceStatus => ({
-  sessions: { file: '/x/config/data/infosessions.csv', loadedAt: '2026-01-01T10:00:00.000Z', rows: 4, rejected: [{ line: 9, reason: 'date "2016-13-01" must be yyyy-mm-dd' }], warnings: [], error: error ? { message: error, at: '2026-01-01T10:00:01.000Z' } : null },
+const sourceStatus = (error: string | null, loadedAt: string): InfosessionsSourceStatus => ({
+  sessions: { file: '/x/config/data/infosessions.csv', loadedAt, rows: 4, rejected: [{ line: 9, reason: 'date "2016-13-01" must be yyyy-mm-dd' }], warnings: [], error: error ? { message: error, at: '2026-01-01T10:00:01.000Z' } : null },
   buildings: { file: '/x/config/data/buildings.csv', loadedAt: '2026-01-01T10:00:00.000Z', rows: 10, rejected: [], warnings: [], error: null },
 });
 
 class ApiSource extends FakeSource {
   searches: Array<string | undefined> = [];
   sourceError: string | null = null;
+  /** When the sessions file was loaded: today, as after a daemon start, unless a test says otherwise. */
+  loadedAt = new Date().toISOString();
   keys: ApiKeySummary[] = [];
   created: Array<{ name: string; monthlyLimit: number | null }> = [];
   readonly api = {
@@ -44,7 +46,7 @@ class ApiSource extends FakeSource {
           return { total: items.length, offset: 0, items, audiences: [] };
         },
       },
-      source: { query: async () => sourceStatus(this.sourceError) },
+      source: { query: async () => sourceStatus(this.sourceError, this.loadedAt) },
     },
     keys: {
       list: { query: async () => structuredClone(this.keys) },
@@ -106,7 +108,7 @@ describe('infosessions view', () => {
     fits(term);
     const text = term.text();
     expect(text).toContain('INFOSESSIONS  4 sessions');
-    expect(text).toContain('infosessions.csv · 4 rows · loaded');
+    expect(text).toMatch(/infosessions\.csv · 4 rows · loaded \d\d:\d\d:\d\d · /);
     expect(text).toContain('1 row skipped (first: line 9');
     expect(text).toMatch(/2016-01-05 {2}11:30-13:30 {2}Google\s+DC 1301/);
     // The employer column takes what date, time and building leave: 44 cells at 80 columns.
@@ -138,7 +140,7 @@ describe('infosessions view', () => {
     await shows(term, '4 sessions');
     // One input chunk, as a paste or tmux send-keys delivers it: q and r would quit and refresh.
     await term.press('/qrdeloitte');
-    expect(term.text()).toContain('/qrdeloitte█');
+    await expect.poll(() => term.text()).toContain('/qrdeloitte█');
     await term.press(KEYS.backspace.repeat(10), 'deloitte\r');
     await shows(term, '1 matching "deloitte"');
     expect(source.searches.at(-1)).toBe('deloitte');
@@ -186,6 +188,16 @@ describe('infosessions view', () => {
     await term.press(KEYS.up);
     await shows(term, 'Deloitte  #3');
     expect(term.text()).toContain('Want to know what makes Deloitte different?');
+  });
+
+  it('dates a load that was not today, in local 24-hour time', async () => {
+    const { source, term } = await start(infosessionsView);
+    await shows(term, '4 sessions');
+    source.loadedAt = '2026-01-01T10:00:05.000Z';
+    source.emit({ type: 'infosessions.reloaded', message: 'infosessions: reloaded' });
+    const loaded = new Date(source.loadedAt);
+    const two = (n: number) => String(n).padStart(2, '0');
+    await shows(term, `infosessions.csv · 4 rows · loaded ${loaded.getFullYear()}-${two(loaded.getMonth() + 1)}-${two(loaded.getDate())} ${two(loaded.getHours())}:${two(loaded.getMinutes())}:05`);
   });
 
   it('shows a file that could not be read, and refetches on an infosessions.reloaded event', async () => {

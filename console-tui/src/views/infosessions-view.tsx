@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { SessionPage, SessionView, InfosessionsSourceStatus } from '@portico/daemon/control';
 import { cellsOf, layoutColumns, layoutLine, type ColumnSpec } from '../format/columns.js';
-import { formatClock } from '../format/duration.js';
+import { formatClockOrDate } from '../format/duration.js';
 import { truncate, wrapText } from '../format/fit.js';
 import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
@@ -63,7 +63,7 @@ export function detailLines(s: SessionView, width: number): Array<{ text: string
   ];
 }
 
-function InfosessionsView({ live, source, width, height, visible, keyState }: ViewProps): ReactNode {
+function InfosessionsView({ live, source, nowMs, width, height, visible, keyState }: ViewProps): ReactNode {
   // The filter the list shows; while `/` is open, `typed` follows the keys and becomes the filter at each pause.
   const [filter, setFilter] = useState('');
   const [typed, setTyped] = useState<string | null>(null);
@@ -168,7 +168,7 @@ function InfosessionsView({ live, source, width, height, visible, keyState }: Vi
         <Text bold> INFOSESSIONS</Text>
         <Text>{`  ${count}${page && page.total > items.length ? ` (first ${items.length})` : ''}`}</Text>
       </Text>
-      <SourceLine data={query.data} error={query.error} width={width} />
+      <SourceLine data={query.data} error={query.error} nowMs={nowMs} width={width} />
       <Line width={width} text={layoutLine(layout, HEADERS)} dim />
       <Box flexDirection="column" height={listHeight}>
         {items.slice(top, top + listHeight).map((s, i) => (
@@ -182,7 +182,7 @@ function InfosessionsView({ live, source, width, height, visible, keyState }: Vi
   );
 }
 
-function SourceLine({ data, error, width }: { data: Data | null; error: string | null; width: number }): ReactNode {
+function SourceLine({ data, error, nowMs, width }: { data: Data | null; error: string | null; nowMs: number; width: number }): ReactNode {
   if (error) return <Text wrap="truncate-end"><Tinted tone="bad">{truncate(` ✗ ${error}`, width)}</Tinted></Text>;
   const s = data?.source.sessions;
   if (!s) return <Line width={width} text="" />;
@@ -195,7 +195,7 @@ function SourceLine({ data, error, width }: { data: Data | null; error: string |
     );
   }
   const skipped = s.rejected.length > 0 ? ` · ${s.rejected.length} row${s.rejected.length === 1 ? '' : 's'} skipped (first: line ${s.rejected[0]!.line}: ${s.rejected[0]!.reason})` : '';
-  return <Line width={width} text={` ${file} · ${s.rows} rows · loaded ${s.loadedAt ? formatClock(s.loadedAt) : 'never'}${skipped}`} dim />;
+  return <Line width={width} text={` ${file} · ${s.rows} rows · loaded ${s.loadedAt ? formatClockOrDate(s.loadedAt, nowMs) : 'never'}${skipped}`} dim />;
 }
 
 /** The selected session's detail: a rule saying which lines show, then `rows` lines from `top`. */

@@ -23,5 +23,4 @@ describe('backend updates', () => {
     expect(merged.backends[0]!.health.state).toBe('unhealthy');
     expect(merged.timeline).toHaveLength(1);
   });
-
 });

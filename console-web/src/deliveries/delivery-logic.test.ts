@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attemptText, confirmText, deliveryIdFromPath, deliveryPath, filterFromUrl, lastErrorText, listInput, pruneSelected, resetPlan, retryConfirmText, toggleSelected, triesDetail, triesText } from './delivery-logic';
+import { attemptText, confirmText, deliveryIdFromPath, deliveryPath, filterFromUrl, listInput, pruneSelected, resetPlan, retryConfirmText, toggleSelected } from './delivery-logic';
 
 const JOB = '0b7e2a4c-1111-4222-8333-444455556666';
 
@@ -46,16 +46,7 @@ describe('deliveries view logic', () => {
     expect(deliveryIdFromPath(`/jobs/${JOB}`)).toBeNull();
   });
 
-  it('counts tries in the current round of the schedule, and all of them after a reset', () => {
-    expect(triesText({ attempts_in_round: 2, max_attempts: 5 })).toBe('2/5');
-    expect(triesDetail({ attempts: 2, attempts_in_round: 2, max_attempts: 5 })).toBe('2/5');
-    expect(triesDetail({ attempts: 6, attempts_in_round: 1, max_attempts: 5 })).toBe('1/5 (6 in all)');
-  });
-
-  it("asks before a retry now, and shows a failing delivery's last error", () => {
+  it('asks before a retry now', () => {
     expect(retryConfirmText(JOB)).toBe('Retry delivery 0b7e2a4c now? A callback worker attempts it at its next poll instead of at its scheduled time.');
-    expect(lastErrorText({ status: 'PENDING', last_error: 'receiver answered HTTP 503', last_status_code: 503 })).toBe('receiver answered HTTP 503');
-    expect(lastErrorText({ status: 'DEAD', last_error: null, last_status_code: 500 })).toBe('HTTP 500');
-    expect(lastErrorText({ status: 'DELIVERED', last_error: null, last_status_code: 200 })).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import type { AttemptRead, DeliverySelector, DeliveryStatus, DeliveryView, JobDeliveryView, JobView } from '@portico/daemon/control';
+import type { AttemptRead, DeliverySelector, DeliveryStatus, DeliveryView } from '@portico/daemon/control';
 
 export interface DeliveryFilter {
   status: DeliveryStatus | '';
@@ -74,24 +74,8 @@ export function deliveryIdFromPath(path: string): string | null {
   return id !== null && UUID.test(id) ? id.toLowerCase() : null;
 }
 
-/** `2/5`: attempts of the current round out of the retry schedule's. */
-export function triesText(d: Pick<DeliveryView, 'attempts_in_round' | 'max_attempts'>): string {
-  return `${d.attempts_in_round}/${d.max_attempts}`;
-}
-
-/** `2/5`, or `1/5 (6 in all)` after a reset: the attempt log numbers every attempt. */
-export function triesDetail(d: Pick<DeliveryView, 'attempts' | 'attempts_in_round' | 'max_attempts'>): string {
-  return d.attempts > d.attempts_in_round ? `${triesText(d)} (${d.attempts} in all)` : triesText(d);
-}
-
 export function retryConfirmText(id: string): string {
   return `Retry delivery ${id.slice(0, 8)} now? A callback worker attempts it at its next poll instead of at its scheduled time.`;
-}
-
-/** The last error of a job's delivery that is still failing, else null. */
-export function lastErrorText(d: Pick<JobDeliveryView, 'status' | 'last_error' | 'last_status_code'>): string | null {
-  if (d.status === 'DELIVERED') return null;
-  return d.last_error ?? (d.last_status_code !== null ? `HTTP ${d.last_status_code}` : null);
 }
 
 export function outcomeText(d: Pick<DeliveryView, 'last_status_code' | 'last_error'>): string {
@@ -105,5 +89,3 @@ export function attemptText(a: AttemptRead): { outcome: string; detail: string }
     detail: [a.status_code === null || a.status_code >= 300 ? a.error : null, a.response_body ? `answer: ${a.response_body.slice(0, 200)}` : null].filter(Boolean).join(' · '),
   };
 }
-
-

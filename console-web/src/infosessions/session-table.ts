@@ -40,7 +40,6 @@ export function sessionsFromUrl(url: SessionsUrl): { filters: SessionFilters; so
   return { filters: { search: url.q, from: url.from, to: url.to, audience: url.audience }, sort: { column, order: url.order === 'desc' ? 'desc' : 'asc' }, page };
 }
 
-
 /** The infosessions.list input for the filters, sort and page; empty filters are left out. */
 export function listInput(filters: SessionFilters, sort: SortState, page: number) {
   const trimmed = (v: string) => v.trim();

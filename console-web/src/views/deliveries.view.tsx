@@ -1,5 +1,5 @@
 import { Fragment, useEffect, useState, type FormEvent } from 'react';
-import { deliveryLabel, tookText } from '@portico/daemon/display';
+import { deliveryLabel, tookText, triesDetail, triesText } from '@portico/daemon/display';
 import type { AttemptLogEntry, DeliveryDetail, DeliveryStatus, DeliveryView } from '@portico/daemon/control';
 import {
   attemptText,
@@ -12,13 +12,11 @@ import {
   outcomeText,
   pruneSelected,
   resetPlan,
-  retryConfirmText,
   toggleSelected,
-  triesDetail,
-  triesText,
   type DeliveryFilter,
   type ResetScope,
 } from '../deliveries/delivery-logic';
+import { ResetQuestion, RetryQuestion } from '../deliveries/delivery-questions';
 import { failureText } from '../api/failure-text';
 import { useControlQuery } from '../api/use-control-query';
 import { ActionButton } from '../live/action-button';
@@ -114,14 +112,23 @@ function DeliveriesView() {
   const ask = (scope: ResetScope) => {
     const plan = resetPlan(scope);
     client.deliveries.previewReset.query(plan.selector).then(
-      ({ count }) => setQuestion({ ...plan, count }),
+      ({ count }) => {
+        setRetryQuestion(null);
+        // Nothing to reset is an answer, not a question.
+        if (count === 0) {
+          setQuestion(null);
+          setNotice(confirmText(0, plan.what));
+          return;
+        }
+        setQuestion({ ...plan, count });
+      },
       (e: unknown) => setError(failureText(e)),
     );
   };
   const reset = () => {
     const q = question;
     setQuestion(null);
-    if (!q || q.count === 0) return;
+    if (!q) return;
     client.deliveries.resetDead.mutate({ ...q.selector, actor: 'web console' }).then(
       ({ count }) => {
         setNotice(`Reset ${count} ${count === 1 ? 'delivery' : 'deliveries'} to PENDING.`);
@@ -171,32 +178,8 @@ function DeliveriesView() {
             Reset all DEAD matching…
           </ActionButton>
         </form>
-        {question && (
-          <div className="notice" role="alertdialog" aria-labelledby="reset-question" data-testid="reset-question">
-            <p id="reset-question">{confirmText(question.count, question.what)}</p>
-            {question.count > 0 && (
-              <ActionButton type="button" onClick={reset}>
-                Reset {question.count}
-              </ActionButton>
-            )}{' '}
-            <button type="button" onClick={() => setQuestion(null)}>
-              {question.count > 0 ? 'Keep them' : 'Close'}
-            </button>
-          </div>
-        )}
-        {retryQuestion && (
-          <div className="notice" role="alertdialog" aria-labelledby="retry-question" data-testid="retry-question">
-            <p id="retry-question">
-              {retryConfirmText(retryQuestion.id)} Its next attempt is now due at <TimeText iso={retryQuestion.next_attempt_at} />.
-            </p>
-            <ActionButton type="button" onClick={retry}>
-              Retry now
-            </ActionButton>{' '}
-            <button type="button" onClick={() => setRetryQuestion(null)}>
-              Keep the schedule
-            </button>
-          </div>
-        )}
+        {question && <ResetQuestion count={question.count} what={question.what} onReset={reset} onKeep={() => setQuestion(null)} />}
+        {retryQuestion && <RetryQuestion delivery={retryQuestion} onRetry={retry} onKeep={() => setRetryQuestion(null)} />}
         {notice && (
           <p className="notice" role="status">
             {notice}{' '}

@@ -14,12 +14,15 @@ import {
   jobLabel,
   jobOutcome,
   labelText,
+  lastErrorText,
   levelLabel,
   nackCodeText,
   reloadLabel,
   reloadOutcomeText,
   streamKindText,
   tookText,
+  triesDetail,
+  triesText,
 } from './index.js';
 
 describe('states: one glyph, word and tone for both consoles', () => {
@@ -73,6 +76,21 @@ describe('times: local 24-hour, with the date when not today', () => {
   it('keeps text that is not a time as it is', () => {
     expect(formatClock('not a time')).toBe('not a time');
     expect(formatClock(new Date(2025, 0, 2, 3, 4, 5).toISOString())).toBe('03:04:05');
+  });
+});
+
+describe('deliveries: tries and the last error', () => {
+  it('counts the tries of the current round, and every attempt after a reset', () => {
+    expect(triesText({ attempts_in_round: 2, max_attempts: 5 })).toBe('2/5');
+    expect(triesDetail({ attempts: 2, attempts_in_round: 2, max_attempts: 5 })).toBe('2/5');
+    expect(triesDetail({ attempts: 6, attempts_in_round: 1, max_attempts: 5 })).toBe('1/5 (6 in all)');
+  });
+
+  it('gives the last error of a delivery still failing, the status code when there is no text, none once delivered', () => {
+    expect(lastErrorText({ status: 'PENDING', last_error: 'receiver answered HTTP 503', last_status_code: 503 })).toBe('receiver answered HTTP 503');
+    expect(lastErrorText({ status: 'DEAD', last_error: null, last_status_code: 500 })).toBe('HTTP 500');
+    expect(lastErrorText({ status: 'PENDING', last_error: null, last_status_code: null })).toBeNull();
+    expect(lastErrorText({ status: 'DELIVERED', last_error: null, last_status_code: 200 })).toBeNull();
   });
 });
 
