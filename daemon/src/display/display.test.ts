@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  shortId,
   ackLabel,
   agoText,
   backendLabel,
@@ -127,5 +128,14 @@ describe('outcomes', () => {
     expect(reloadOutcomeText({ result: 'applied', diff: null, diagnostics: [] }, line)).toBe('unchanged');
     expect(reloadOutcomeText({ result: 'rejected', diagnostics: [problem, { severity: 'warning', summary: 'w' }, problem] }, line)).toBe('2 problems: a.hcl:2,1: Bad');
     expect(reloadOutcomeText({ result: 'failed', error: 'listen EADDRINUSE', diagnostics: [] }, line)).toBe('listen EADDRINUSE');
+  });
+});
+
+describe('short ids', () => {
+  it('shows the random tail of time-ordered (v7) ids, which share their leading time, and the head of any other id', () => {
+    const sameMinute = ['01a20f17-9c3e-7a1b-8f00-4b2d9e6c11aa', '01a20f17-9d10-7c44-9e21-0c7f3a5b22bb'];
+    expect(sameMinute.map(shortId)).toEqual(['9e6c11aa', '3a5b22bb']);
+    expect(shortId('fc30329a-1111-4222-8333-444455556666')).toBe('fc30329a');
+    expect(shortId('not-a-uuid-at-all')).toBe('not-a-uu');
   });
 });

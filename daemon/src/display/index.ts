@@ -3,6 +3,7 @@
 // same thing. No Node or DOM types; it imports only type modules.
 export * from './clusters.js';
 export * from './deliveries.js';
+export * from './ids.js';
 export * from './labels.js';
 export * from './outcomes.js';
 export * from './time.js';
