@@ -89,7 +89,7 @@ describe('ingest jobs through the running daemon', () => {
     form.append('file', new Blob(['a,b\n1\n']), 'bad.csv');
     const created = await api(`/api/v1/datasets/${ds.body.dataset_id}/files:async`, { method: 'POST', body: form });
     const job = await finished(created.body.ingest_job_id);
-    expect(job).toMatchObject({ status: 'FAILED', result_json: { error: 'bad.csv: row 2 has 1 fields; the header has 2' } });
+    expect(job).toMatchObject({ status: 'FAILED', result_json: { error: 'bad.csv: line 2 has 1 fields; the header has 2' } });
     const got = await callbackFor(job.ingest_job_id);
     expect(got.headers['x-service-event']).toBe('ingest.failed');
   });

@@ -24,7 +24,7 @@ describe.each(factories.map((f) => [f().kind, f] as const))('events across daemo
   const streams: AbortController[] = [];
 
   /** A daemon process as far as events go: its bus and relay on its own store handle. */
-  async function daemonProcess(bootId: string, mode: DaemonMode, pid: number, batchMs = 5): Promise<Process> {
+  async function daemonProcess(bootId: string, mode: DaemonMode, pid: number, batchMs = 5, logger = quiet): Promise<Process> {
     const store = await database.open();
     stores.push(store);
     await migrate(store, [{ area: 'core', migrations: CORE_MIGRATIONS }]);
@@ -35,7 +35,7 @@ describe.each(factories.map((f) => [f().kind, f] as const))('events across daemo
     void (async () => {
       for await (const e of bus.stream(null, abort.signal)) seen.push(e);
     })();
-    const relay = new EventRelay({ events: bus, store: () => store, origin: { bootId, mode, pid, host: 'host-1' }, logger: quiet, pollMs: 50, batchMs });
+    const relay = new EventRelay({ events: bus, store: () => store, origin: { bootId, mode, pid, host: 'host-1' }, logger, pollMs: 50, batchMs });
     await relay.start();
     const p: Process = { bus, relay, seen };
     processes.push(p);
@@ -106,6 +106,23 @@ describe.each(factories.map((f) => [f().kind, f] as const))('events across daemo
     await worker.relay.stop();
     processes.splice(processes.indexOf(worker), 1);
     await expect.poll(() => control.seen.map((e) => e.message)).toEqual(['stopping on SIGTERM']);
+  });
+
+  it("warns once when passing on another process's event throws, and still passes on the next ones", async () => {
+    const lines: string[] = [];
+    const control = await daemonProcess('control', 'all', 1, 5, new Logger({ format: 'json', level: 'warn', sink: { write: (line) => lines.push(line) } }));
+    const worker = await daemonProcess('worker', 'callback-worker', 2);
+    const relay = control.bus.relay.bind(control.bus);
+    control.bus.relay = (input) => {
+      if (input.message.startsWith('bad')) throw new Error('a subscriber failed');
+      return relay(input);
+    };
+    worker.bus.publish({ type: 'job.state', message: 'bad 1' });
+    worker.bus.publish({ type: 'job.state', message: 'bad 2' });
+    worker.bus.publish({ type: 'job.state', message: 'good' });
+    await expect.poll(() => control.seen.map((e) => e.message)).toContain('good');
+    const warnings = lines.map((l) => JSON.parse(l) as { message: string; error?: string }).filter((l) => l.message.includes('could not pass on an event'));
+    expect(warnings).toEqual([expect.objectContaining({ error: 'a subscriber failed' })]);
   });
 
   it('says how it carries events, for the status view', async () => {

@@ -51,6 +51,7 @@ export class EventRelay implements Component {
   #flushing: Promise<void> | null = null;
   #failing = false;
   #reconnecting = false;
+  #arrivalFailed = false;
 
   constructor(options: EventRelayOptions) {
     this.#options = options;
@@ -62,6 +63,7 @@ export class EventRelay implements Component {
       channel: 'events',
       origin: origin.bootId,
       onMessage: (payload) => this.#arrived(payload),
+      onMessageError: (error) => this.#arrivalError(error),
       onListenState: (state) => this.#listenState(state),
       ...(this.#options.pollMs !== undefined ? { pollMs: this.#options.pollMs } : {}),
     });
@@ -128,9 +130,19 @@ export class EventRelay implements Component {
     this.#options.events.relay({ type: event.type, at: event.at, level: event.level, message: event.message, origin: event.origin, ...(event.details ? { details: event.details } : {}) });
   }
 
+  /** Passing on another process's event threw (a subscriber of the bus): warned once, then at debug, as each warning is an event too. */
+  #arrivalError(error: unknown): void {
+    if (this.#arrivalFailed) {
+      this.#options.logger.debug('event relay: could not pass on an event of another process', { error });
+      return;
+    }
+    this.#arrivalFailed = true;
+    this.#options.logger.warn('event relay: could not pass on an event of another process; it is dropped (later failures are logged at debug)', { error });
+  }
+
   #listenState(state: ListenState): void {
     if (state.kind === 'reconnecting') {
-      if (!this.#reconnecting) this.#options.logger.warn('event relay: lost the database session it listens on; reconnecting (events of other processes are missed meanwhile)', { error: state.error });
+      if (!this.#reconnecting) this.#options.logger.warn('event relay: cannot hear the other processes through the database (session lost or reads failing); retrying, and their events may be missed meanwhile', { error: state.error });
       this.#reconnecting = true;
     } else if (this.#reconnecting) {
       this.#reconnecting = false;

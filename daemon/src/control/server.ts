@@ -7,7 +7,7 @@ import { WebSocketServer } from 'ws';
 import type { Logger } from '../core/logger.js';
 import { bearerToken, tokenMatches } from './auth.js';
 import { webDashboard } from './static-files.js';
-import type { ControlContext, ControlServices } from './trpc.js';
+import { internalErrorId, type ControlContext, type ControlServices } from './trpc.js';
 
 export interface ControlServerOptions {
   host: string;
@@ -35,13 +35,15 @@ const UNAUTHORIZED_BODY = JSON.stringify({
 /** The control API (tRPC over HTTP and WebSocket on one port) plus the web dashboard. */
 export async function startControlServer({ host, port, token, services, router, webRoot, logger }: ControlServerOptions): Promise<ControlServer> {
   const context: ControlContext = { services };
+  // The caller saw only the id of an internal error; the log has the error under it.
+  const onError = ({ error, path }: { error: TRPCError; path: string | undefined }): void => {
+    if (error.code === 'INTERNAL_SERVER_ERROR') logger?.error('control API call failed', { path, error_id: internalErrorId(error), error: error.cause ?? error });
+  };
   const trpcHandler = createHTTPHandler({
     router,
     basePath: '/trpc/',
     createContext: () => context,
-    onError: ({ error, path }) => {
-      if (error.code === 'INTERNAL_SERVER_ERROR') logger?.error('control API call failed', { path, error: error.cause ?? error });
-    },
+    onError,
   });
   const serveWeb = webRoot ? webDashboard(webRoot) : null;
 
@@ -70,6 +72,7 @@ export async function startControlServer({ host, port, token, services, router, 
     wss,
     router,
     keepAlive: { enabled: true, pingMs: 15_000, pongWaitMs: 5_000 },
+    onError,
     createContext: ({ req, info }) => {
       const params = info.connectionParams as Record<string, unknown> | null;
       const presented = typeof params?.token === 'string' ? params.token : bearerToken(req.headers.authorization);

@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -84,6 +84,27 @@ describe('web dashboard files', () => {
     const post = await get('/', { method: 'POST' });
     expect(post).toMatchObject({ status: 405, body: 'method not allowed\n' });
     expect(post.headers.allow).toBe('GET, HEAD');
+  });
+
+  it.skipIf(!existsSync('/proc/self/fd'))('closes the file when the client goes away mid-download', async () => {
+    const big = join(root, 'assets', 'big-AbCd1234.js');
+    writeFileSync(big, '');
+    // Larger than the socket buffers can hold: the server is still reading it when the client leaves.
+    truncateSync(big, 64 * 1024 * 1024);
+    const openOnBig = (): number =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === big;
+        } catch {
+          return false; // closed since the listing
+        }
+      }).length;
+    const socket = connect(port, '127.0.0.1');
+    socket.write('GET /assets/big-AbCd1234.js HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => socket.once('data', resolve));
+    expect(openOnBig()).toBe(1);
+    socket.destroy();
+    await expect.poll(openOnBig).toBe(0);
   });
 
   it('says how to build the dashboard when it is not built', async () => {

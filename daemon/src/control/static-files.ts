@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream';
 import { lookupStaticFile, STATIC_METHODS, staticFileResponse, statStaticFile, type StaticFile } from '../core/static-files.js';
 
 const SECURITY_HEADERS = {
@@ -41,8 +42,9 @@ export function webDashboard(root: string) {
       res.end();
       return;
     }
-    // A file removed between stat and read: the headers are out, so the connection is cut.
-    response.body.once('error', () => res.destroy());
-    response.body.pipe(res);
+    // pipeline, not pipe: a client gone mid-download closes the file (pipe would keep its fd open),
+    // and a file removed between stat and read cuts the connection (the headers are out). Either
+    // is the client's or the build's business, nothing to log.
+    pipeline(response.body, res, () => {});
   };
 }

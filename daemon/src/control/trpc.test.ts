@@ -11,6 +11,9 @@ const testRouter = router({
     throw new PorticoError('test_failure', `failed as ${category}`, { category });
   }),
   missing: procedure.query(() => found(null, 'job 42')),
+  raw: procedure.query(() => {
+    throw new Error('no such table: ingest_jobs');
+  }),
   unprovided: procedure.query(({ ctx }) => areaService(ctx, serviceKey<{ ping(): string }>('pinger')).ping()),
   provided: procedure.query(({ ctx }) => areaService(ctx, PINGER).ping()),
 });
@@ -37,9 +40,14 @@ describe('area errors become control API errors in one place', () => {
     ['conflict', 'CONFLICT'],
     ['forbidden', 'FORBIDDEN'],
     ['unavailable', 'PRECONDITION_FAILED'],
-    ['internal', 'INTERNAL_SERVER_ERROR'],
   ] as const)('a PorticoError of category %s answers %s with its message', async (kind, code) => {
     expect(await codeOf(() => caller().fail(kind))).toBe(`${code}: failed as ${kind}`);
+  });
+
+  it('a PorticoError of category internal, or any other error, answers INTERNAL_SERVER_ERROR with an id, not its message', async () => {
+    const internal = /^INTERNAL_SERVER_ERROR: internal error ([0-9a-f]{8}); the daemon log has the details under error_id \1$/;
+    expect(await codeOf(() => caller().fail('internal'))).toMatch(internal);
+    expect(await codeOf(() => caller().raw())).toMatch(internal);
   });
 
   it('found() turns a missing record into NOT_FOUND naming it', async () => {

@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { randomBytes } from 'node:crypto';
 import { PorticoError, type ErrorCategory } from '../core/errors.js';
 import type { EventBus } from './event-bus.js';
 import type { SystemStatus } from './client-types.js';
@@ -43,7 +44,44 @@ export interface ControlContext {
   services: ControlServices;
 }
 
-const t = initTRPC.context<ControlContext>().create();
+/**
+ * A failure the caller is not told about (raw SQL, file paths): the caller sees only its id, the
+ * daemon log has the real error under the same id (control/server.ts logs it as `error_id`).
+ */
+export class InternalControlError extends TRPCError {
+  constructor(
+    cause: unknown,
+    readonly errorId = randomBytes(4).toString('hex'),
+  ) {
+    super({ code: 'INTERNAL_SERVER_ERROR', message: internalMessage(errorId), cause });
+  }
+}
+
+function internalMessage(errorId: string): string {
+  return `internal error ${errorId}; the daemon log has the details under error_id ${errorId}`;
+}
+
+/** Ids of internal errors that reached the caller some other way (a subscription's), so the log and the answer name the same one. */
+const otherErrorIds = new WeakMap<TRPCError, string>();
+
+/** The id under which an internal error is shown to its caller and logged. */
+export function internalErrorId(error: TRPCError): string {
+  if (error instanceof InternalControlError) return error.errorId;
+  let id = otherErrorIds.get(error);
+  if (id === undefined) {
+    id = randomBytes(4).toString('hex');
+    otherErrorIds.set(error, id);
+  }
+  return id;
+}
+
+const t = initTRPC.context<ControlContext>().create({
+  // No stack traces in answers, whatever NODE_ENV says: they name the daemon's files.
+  isDev: false,
+  // The last guard: an internal error that did not pass the areaErrors middleware (a subscription
+  // failing mid-stream) still reaches the caller as an id only.
+  errorFormatter: ({ shape, error }) => (error.code === 'INTERNAL_SERVER_ERROR' ? { ...shape, message: internalMessage(internalErrorId(error)) } : shape),
+});
 
 const TRPC_CODES = {
   invalid: 'BAD_REQUEST',
@@ -56,19 +94,23 @@ const TRPC_CODES = {
 
 /**
  * The one place an area's error becomes a control API error: a PorticoError keeps its message
- * and gets the tRPC code of its category (its `code` travels as the cause); anything else stays an
- * internal error, logged by the server and not shown to the caller.
+ * and gets the tRPC code of its category (its `code` travels as the cause); anything else, and a
+ * PorticoError of category `internal`, is an InternalControlError: logged by the server, shown to
+ * the caller as an id only.
  */
 export function toTRPCError(error: unknown): TRPCError {
-  if (error instanceof TRPCError) return error;
-  if (error instanceof PorticoError) return new TRPCError({ code: TRPC_CODES[error.category], message: error.message, cause: error });
-  return new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'internal error; see the daemon log', cause: error });
+  if (error instanceof InternalControlError) return error;
+  if (error instanceof TRPCError) return error.code === 'INTERNAL_SERVER_ERROR' ? new InternalControlError(error.cause ?? error) : error;
+  if (error instanceof PorticoError && error.category !== 'internal') return new TRPCError({ code: TRPC_CODES[error.category], message: error.message, cause: error });
+  return new InternalControlError(error);
 }
 
 const areaErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof PorticoError) throw toTRPCError(result.error.cause);
-  return result;
+  if (result.ok) return result;
+  // tRPC wraps what a procedure threw: a TRPCError it made itself (bad input) passes as it is.
+  const { error } = result;
+  throw toTRPCError(error.cause instanceof PorticoError ? error.cause : error);
 });
 
 export const router = t.router;

@@ -57,6 +57,16 @@ describe('parseCsv', () => {
     expect(syntaxError('"😀",x\n😀,"é"z\n')).toMatchObject({ line: 2, column: 6 });
   });
 
+  it('reads a line of 60,000 quoted fields in linear time (quadratic takes minutes, past the test timeout)', () => {
+    const line = Array.from({ length: 60_000 }, (_, k) => `"${k % 10}"`).join(',');
+    const rows = parseCsv(`h\n${line}\n`);
+    expect(rows[1]!.line).toBe(2);
+    expect(rows[1]!.fields).toHaveLength(60_000);
+    expect(rows[1]!.fields[59_999]).toBe('9');
+    // An error at the end of such a line still counts its column from the start of the line.
+    expect(syntaxError(`h\n${line},"open\n`)).toMatchObject({ line: 2, column: line.length + 2 });
+  });
+
   it('reads backslash escapes only when asked (legacy files)', () => {
     expect(parseCsv("a\n\"we\\'re\"\n")[1]?.fields).toEqual(["we\\'re"]);
     expect(parseCsv("a\n\"we\\'re\",it\\'s\n", { backslashEscapes: true })[1]?.fields).toEqual(["we're", "it's"]);

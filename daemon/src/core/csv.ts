@@ -47,8 +47,9 @@ export function parseCsv(text: string, { backslashEscapes = false }: CsvParseOpt
   let lineStart = i;
   const n = text.length;
   let atFieldStart = true;
-  // Columns count characters (code points) from the start of the physical line.
-  const columnAt = (index: number): number => Array.from(text.slice(lineStart, index)).length + 1;
+  // Columns count characters (code points) from the start of the physical line; counted only
+  // when an error is thrown, since counting per field would make a long line quadratic.
+  const columnAt = (from: number, index: number): number => Array.from(text.slice(from, index)).length + 1;
 
   const endRow = (): void => {
     fields.push(field);
@@ -63,10 +64,11 @@ export function parseCsv(text: string, { backslashEscapes = false }: CsvParseOpt
     if (atFieldStart && ch === '"') {
       // Quoted field: runs to the closing quote.
       const openedOn = line;
-      const openedAt = columnAt(i);
+      const openedLineStart = lineStart;
+      const openedIndex = i;
       i += 1;
       for (;;) {
-        if (i >= n) throw new CsvSyntaxError(openedOn, openedAt, 'a quoted field is never closed (missing ")');
+        if (i >= n) throw new CsvSyntaxError(openedOn, columnAt(openedLineStart, openedIndex), 'a quoted field is never closed (missing ")');
         const c = text[i]!;
         if (c === '"') {
           if (text[i + 1] === '"') {
@@ -95,7 +97,7 @@ export function parseCsv(text: string, { backslashEscapes = false }: CsvParseOpt
       }
       const next = text[i];
       if (next !== undefined && next !== ',' && next !== '\r' && next !== '\n') {
-        throw new CsvSyntaxError(line, columnAt(i), `unexpected ${JSON.stringify(next)} after a closing quote (a quote inside a quoted field is written "")`);
+        throw new CsvSyntaxError(line, columnAt(lineStart, i), `unexpected ${JSON.stringify(next)} after a closing quote (a quote inside a quoted field is written "")`);
       }
       atFieldStart = false;
       continue;

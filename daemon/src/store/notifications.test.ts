@@ -7,7 +7,7 @@ import { migrate } from './migrate.js';
 import { openNotificationChannel, type ListenState, type NotificationChannel } from './notifications.js';
 import { CORE_MIGRATIONS } from './schema.js';
 import { SQLITE_KEPT_NOTIFICATIONS } from './sqlite-notifications.js';
-import { postgresTestDatabase, testDatabases, TEST_POSTGRES_URL, type TestDatabase } from './testing/databases.js';
+import { postgresTestDatabase, sqliteTestDatabase, testDatabases, TEST_POSTGRES_URL, type TestDatabase } from './testing/databases.js';
 import type { Store } from './types.js';
 
 const factories = await testDatabases();
@@ -81,6 +81,28 @@ describe.each(factories.map((f) => [f().kind, f] as const))('notifications betwe
     expect(b.heard.map((h) => h.payload)).toEqual(['short 1', long, 'short 2']);
   });
 
+  it('goes on with the next messages after a listener throws on one, and closes cleanly', async () => {
+    const a = await listen(stores[0]!, 'process-a');
+    const heard: string[] = [];
+    const errors: unknown[] = [];
+    const b = await openNotificationChannel(await open(), {
+      channel: 'events',
+      origin: 'process-b',
+      pollMs: 50,
+      onMessage: (payload) => {
+        if (payload === 'bad') throw new Error('listener bug');
+        heard.push(payload);
+      },
+      onMessageError: (error) => errors.push(error),
+    });
+    channels.push(b);
+    await a.channel.publish(['one', 'bad', 'two']);
+    await a.channel.publish(['three']);
+    await expect.poll(() => heard).toEqual(['one', 'two', 'three']);
+    expect(errors).toEqual([new Error('listener bug')]);
+    await expect(b.close()).resolves.toBeUndefined();
+  });
+
   it('hears a message another process published', async () => {
     const b = await listen(stores[0]!, 'process-b');
     await publishFromChild(database.address, 'from the child');
@@ -105,6 +127,55 @@ describe('SQLite notifications table', () => {
       await store.close();
       await database.destroy();
     }
+  });
+});
+
+describe('SQLite polls', () => {
+  let database: TestDatabase;
+  let listening: Store;
+  let other: Store;
+  beforeEach(async () => {
+    database = sqliteTestDatabase();
+    [listening, other] = [await database.open(), await database.open()];
+    await migrate(listening, [{ area: 'core', migrations: CORE_MIGRATIONS }]);
+  });
+  afterEach(async () => {
+    await listening.close();
+    await other.close();
+    await database.destroy();
+  });
+  /** Long enough for several polls at 50 ms; what is checked after it must hold however many ran. */
+  const severalPolls = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 400));
+
+  it('reports failing reads once, without ending the process, and hears again once they work', async () => {
+    const states: ListenState[] = [];
+    const b = await listener(listening, 'b', states);
+    const a = await listener(other, 'a');
+    try {
+      await other.run('ALTER TABLE store_notifications RENAME TO store_notifications_aside');
+      await expect.poll(() => states.map((s) => s.kind)).toEqual(['listening', 'reconnecting']);
+      expect(states[1]).toMatchObject({ error: expect.stringContaining('store_notifications') });
+      await severalPolls();
+      expect(states.map((s) => s.kind)).toEqual(['listening', 'reconnecting']);
+      await other.run('ALTER TABLE store_notifications_aside RENAME TO store_notifications');
+      await expect.poll(() => states.map((s) => s.kind)).toEqual(['listening', 'reconnecting', 'listening']);
+      await a.channel.publish(['after']);
+      await expect.poll(() => b.heard.map((h) => h.payload)).toEqual(['after']);
+    } finally {
+      await a.channel.close();
+      await b.channel.close();
+    }
+  });
+
+  it('reports polls of a closed database once, and still closes', async () => {
+    const spare = await database.open();
+    const states: ListenState[] = [];
+    const b = await listener(spare, 'b', states);
+    await spare.close();
+    await expect.poll(() => states.map((s) => s.kind)).toEqual(['listening', 'reconnecting']);
+    await severalPolls();
+    expect(states.map((s) => s.kind)).toEqual(['listening', 'reconnecting']);
+    await expect(b.channel.close()).resolves.toBeUndefined();
   });
 });
 

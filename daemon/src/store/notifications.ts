@@ -4,7 +4,11 @@ import { SqliteNotifications } from './sqlite-notifications.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { Store } from './types.js';
 
-/** A listener's connection state, for the log: the PostgreSQL LISTEN session can drop and come back. */
+/**
+ * A listener's connection state, for the log: the PostgreSQL LISTEN session can drop and come
+ * back; SQLite polls can fail (database busy or closed) and work again. `reconnecting` is told
+ * once per outage, `listening` once it hears again.
+ */
 export type ListenState = { kind: 'listening' } | { kind: 'reconnecting'; error: string };
 
 export interface NotificationOptions {
@@ -14,6 +18,8 @@ export interface NotificationOptions {
   origin: string;
   /** Called once per message from another process, in the order they were published. */
   onMessage(payload: string, origin: string): void;
+  /** onMessage threw: that message is dropped, the next ones are still handed on. */
+  onMessageError?(error: unknown): void;
   onListenState?(state: ListenState): void;
   /** SQLite: how often to look for new messages (a cheap `PRAGMA data_version` unless there are some). */
   pollMs?: number;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { z } from 'zod';
+import { handOn } from './notification-handoff.js';
 import type { NotificationChannel, NotificationOptions } from './notifications.js';
 import { quoteIdent, type PostgresStore } from './postgres-store.js';
 
@@ -138,10 +139,13 @@ export class PostgresNotifications implements NotificationChannel {
       return; // Not ours: something else notified on the channel.
     }
     if (envelope.o === this.#options.origin) return;
-    this.#delivering = this.#delivering.then(async () => {
-      const payload = 'p' in envelope ? envelope.p : await this.#fetch(envelope.r);
-      if (payload !== null && !this.#closed) this.#options.onMessage(payload, envelope.o);
-    });
+    this.#delivering = this.#delivering
+      .then(async () => {
+        const payload = 'p' in envelope ? envelope.p : await this.#fetch(envelope.r);
+        if (payload !== null && !this.#closed) handOn(this.#options, payload, envelope.o);
+      })
+      // Each link settles, so one failure neither stops the next messages nor makes close() throw.
+      .catch(() => {});
   }
 
   async #fetch(id: number): Promise<string | null> {

@@ -1,3 +1,4 @@
+import { handOn } from './notification-handoff.js';
 import type { NotificationChannel, NotificationOptions } from './notifications.js';
 import type { SqliteStore } from './sqlite-store.js';
 
@@ -29,6 +30,8 @@ export class SqliteNotifications implements NotificationChannel {
   #polling: Promise<void> | null = null;
   #inserted = 0;
   #closed = false;
+  /** The timer's last poll failed; told once per outage, through onListenState. */
+  #failing = false;
 
   private constructor(store: SqliteStore, options: NotificationOptions, lastId: number) {
     this.#store = store;
@@ -43,7 +46,7 @@ export class SqliteNotifications implements NotificationChannel {
     // Start after what is there: a new process is told what happens from now on, not history.
     const row = await store.get<{ n: number | null }>('SELECT MAX(id) AS n FROM store_notifications');
     const channel = new SqliteNotifications(store, options, row?.n ?? 0);
-    channel.#timer = setInterval(() => void channel.poll(), channel.#pollMs);
+    channel.#timer = setInterval(() => channel.#tick(), channel.#pollMs);
     channel.#timer.unref();
     options.onListenState?.({ kind: 'listening' });
     return channel;
@@ -74,11 +77,26 @@ export class SqliteNotifications implements NotificationChannel {
     return this.#polling;
   }
 
+  /** A timed poll: a failure (the database busy or closed) is reported once, not thrown into the event loop. */
+  #tick(): void {
+    this.poll().then(
+      () => {
+        if (!this.#failing || this.#closed) return;
+        this.#failing = false;
+        this.#options.onListenState?.({ kind: 'listening' });
+      },
+      (error: unknown) => {
+        if (this.#failing || this.#closed) return;
+        this.#failing = true;
+        this.#options.onListenState?.({ kind: 'reconnecting', error: error instanceof Error ? error.message : String(error) });
+      },
+    );
+  }
+
   async #poll(): Promise<void> {
     if (this.#closed) return;
     const version = this.#store.pragma('data_version');
     if (version === this.#dataVersion) return;
-    this.#dataVersion = version;
     for (;;) {
       const rows = await this.#store.all<NotificationRow>(
         'SELECT id, origin, payload FROM store_notifications WHERE id > ? AND channel = ? ORDER BY id LIMIT ?',
@@ -86,17 +104,20 @@ export class SqliteNotifications implements NotificationChannel {
       );
       for (const row of rows) {
         this.#lastId = row.id;
-        if (row.origin !== this.#options.origin && !this.#closed) this.#options.onMessage(row.payload, row.origin);
+        if (row.origin !== this.#options.origin && !this.#closed) handOn(this.#options, row.payload, row.origin);
       }
-      if (rows.length < READ_LIMIT || this.#closed) return;
+      if (rows.length < READ_LIMIT || this.#closed) break;
     }
+    // Only once read: after a failed read the next poll reads again from the last row handed on.
+    this.#dataVersion = version;
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
-    await this.#polling;
+    // A poll failing as the channel closes is no news to the caller.
+    await this.#polling?.catch(() => {});
   }
 }
 
