@@ -79,4 +79,15 @@ describe.each(factories.map((f) => [f().kind, f] as const))('a configured retry 
       ['3/3', true],
     ]);
   });
+
+  it('logs a refused connection once by its error, with no status (there was no HTTP answer)', async () => {
+    const refused = new URL(rig.receiver.url);
+    refused.port = '1'; // nothing listens on port 1 of loopback
+    await seedFinishedJob(rig.store, { url: refused.href }, 'SUCCEEDED', T0);
+    expect(await rig.worker.runOnce()).toBe(1);
+    const failure = logged.find((l) => l.message === 'callback_attempt_failed')!;
+    expect(failure).not.toHaveProperty('status');
+    expect(failure['error']).toMatch(/^connect ECONNREFUSED 127\.0\.0\.1:1\b/);
+  });
 });
+

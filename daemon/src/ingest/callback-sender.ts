@@ -96,6 +96,7 @@ function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: unknown }).cause;
   const code = (error as { code?: string }).code;
-  const base = code ? `${code}: ${error.message}` : error.message;
+  // Node's socket errors name their code already ("connect ECONNREFUSED 127.0.0.1:443").
+  const base = code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
   return cause instanceof Error && !base.includes(cause.message) ? `${base} (${cause.message})` : base;
 }

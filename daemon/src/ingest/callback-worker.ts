@@ -296,7 +296,8 @@ export class CallbackWorker implements Component {
         attempt: recorded.attempts,
         attempts: `${recorded.attemptsInRound}/${maxAttempts(this.#schedule)}`,
         terminal: recorded.status === 'DEAD',
-        status: outcome.statusCode,
+        // No HTTP answer (refused, timed out): no status, rather than `status=null`.
+        ...(outcome.statusCode === null ? {} : { status: outcome.statusCode }),
         error: outcome.error,
         target: callbackTarget(row.callback_url),
       });
