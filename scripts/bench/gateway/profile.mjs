@@ -10,6 +10,7 @@ import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, re
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
 import { freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -22,6 +23,8 @@ const TARGET = process.env.BENCH_TARGET ?? 'portico';
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : null;
 const PORTICO = process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js');
 const PATH = '/bench/item.json';
+/** The daemon's Node flags as `npm start` and the service file give them; BENCH_NODE_FLAGS="" profiles without. */
+const NODE_FLAGS = process.env.BENCH_NODE_FLAGS === undefined ? DAEMON_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
 
 /**
  * Self time per function from a V8 .cpuprofile, counting only the samples between `from` and
@@ -102,7 +105,7 @@ if (process.argv[2]) {
       const config = join(dir, 'portico.hcl');
       writeFileSync(config, `server "bench" {\n  hosts = ["127.0.0.1:${proxyPort}"]\n  endpoint "/**" {\n    proxy {\n      backend = "origin"\n    }\n  }\n}\ndefinitions {\n  backend "origin" {\n    origin = "http://127.0.0.1:${backendPort}"\n  }\n}\nsettings {\n  log_level = "${ACCESS_LINES ? 'info' : 'warn'}"\n}\n`);
       const env = { ...process.env, PORTICO_DATA_DIR: join(dir, 'data'), PORTICO_CONTROL_ADDR: `127.0.0.1:${controlPort}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${servicesPort}`, PORTICO_CDS_ADDR: `127.0.0.1:${cdsPort}`, PORTICO_LOG_LEVEL: 'warn' };
-      proxy = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, PORTICO, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', log, 'inherit'] });
+      proxy = spawn(process.execPath, [...NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${profiles}`, PORTICO, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', log, 'inherit'] });
     }
     closeSync(log);
     children.push(proxy);

@@ -18,6 +18,7 @@ import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSyn
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
 import { freePort, need, nginxConf, startNginx, startWrk, verdict, waitFor } from '../lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -28,6 +29,8 @@ const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const RELOADS = Number(process.env.BENCH_RELOADS ?? 100);
 const PATH = '/bench/item.json';
 const PORTICO = process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js');
+/** The daemon's Node flags as `npm start` and the service file give them; BENCH_NODE_FLAGS="" measures without. */
+const NODE_FLAGS = process.env.BENCH_NODE_FLAGS === undefined ? DAEMON_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
 /** Seconds of load on each Node proxy before measuring (the JIT compiles the hot path first). */
 const WARMUP_SECONDS = 3;
 
@@ -162,7 +165,7 @@ try {
   mkdirSync(join(dir, 'log'));
   const logFile = join(dir, 'log/portico.log');
   const logFd = openSync(logFile, 'w');
-  const daemon = spawn(process.execPath, [PORTICO, 'daemon', '--mode', 'gateway', '-f', configFile], { cwd: ROOT, env, stdio: ['ignore', logFd, 'inherit'] });
+  const daemon = spawn(process.execPath, [...NODE_FLAGS, PORTICO, 'daemon', '--mode', 'gateway', '-f', configFile], { cwd: ROOT, env, stdio: ['ignore', logFd, 'inherit'] });
   closeSync(logFd);
   children.push(daemon);
 
