@@ -3,6 +3,7 @@
 // functions with the most self time during the measured run (not start-up or warm-up), in
 // per cent and in µs per request, and the same by file or kind (idle, GC, system calls).
 // `node profile.mjs FILE.cpuprofile` only reads a profile.
+//   BENCH_STRACE=1 also counts system calls per request (strace -c).
 //   BENCH_TARGET=portico|bare BENCH_RATE=2000 BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_ACCESS_LINES=1 BENCH_TOP=40 node scripts/bench/gateway/profile.mjs
 // BENCH_RATE paces wrk (fixed-rate.lua) so two targets do the same work; unset, wrk goes flat out.
 import { spawn } from 'node:child_process';
@@ -20,6 +21,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ACCESS_LINES = process.env.BENCH_ACCESS_LINES !== '0';
 const TOP = Number(process.env.BENCH_TOP ?? 40);
 const TARGET = process.env.BENCH_TARGET ?? 'portico';
+/** BENCH_STRACE=1: also count the proxy's system calls per request during the measured run. */
+const STRACE = process.env.BENCH_STRACE === '1';
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : null;
 const PORTICO = process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js');
 const PATH = '/bench/item.json';
@@ -114,9 +117,18 @@ if (process.argv[2]) {
     const load = { threads: 1, connections: CONNECTIONS, ...(RATE ? { script: join(HERE, 'fixed-rate.lua'), scriptArgs: [RATE] } : {}) };
     await startWrk(url, { ...load, seconds: 3 }).done;
     // Only the measured run counts (not start-up, warm-up or shutdown).
+    const strace = STRACE ? spawn('strace', ['-c', '-f', '-o', join(dir, 'strace.txt'), '-p', String(proxy.pid)], { stdio: 'ignore' }) : null;
     const from = Number(process.hrtime.bigint() / 1000n);
     const run = await startWrk(url, { ...load, seconds: SECONDS }).done;
     const to = Number(process.hrtime.bigint() / 1000n);
+    if (strace) {
+      await new Promise((resolve) => (strace.once('exit', resolve), strace.kill('SIGINT')));
+      console.log(`system calls per request (strace -c -f; strace slows every call down):`);
+      for (const line of readFileSync(join(dir, 'strace.txt'), 'utf8').split('\n')) {
+        const m = /^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\w+)$/.exec(line);
+        if (m && Number(m[1]) / run.requests >= 0.05) console.log(`  ${(Number(m[1]) / run.requests).toFixed(2).padStart(6)}  ${m[2]}`);
+      }
+    }
     const what = TARGET === 'bare' ? 'the bare undici proxy' : `Portico, a plain proxy route, access lines ${ACCESS_LINES ? 'on' : 'off'}`;
     console.log(`wrk -c${CONNECTIONS} -d${SECONDS}s${RATE ? ` at ${RATE} req/s` : ''} through ${what}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99} (the profiler slows the process down)`);
     const exited = new Promise((resolve) => proxy.once('exit', resolve));
