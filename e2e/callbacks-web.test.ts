@@ -7,6 +7,7 @@ import { seedDeliveries } from '../daemon/src/ingest/testing/ingest-fixture.js';
 import { SqliteStore } from '../daemon/src/store/sqlite-store.js';
 import { launchChromium, openPage } from './browser.js';
 import { ARTIFACTS_DIR, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { shortId } from '../daemon/src/display/ids.js';
 
 // Three attempts a round, the third due an hour after the second (see callbacks-reset.test.ts).
 const SCHEDULE = '0s,300ms,1h';
@@ -85,7 +86,7 @@ describe('web dashboard Deliveries view', () => {
     await waitUntil(async () => (await row()).attempts === 2, WAIT_MS, () => 'two failed attempts');
     const { ingest_job_id: jobId } = await row();
     const deadBefore = (await store.get<{ n: number }>("SELECT COUNT(*) AS n FROM ingest_callback_outbox WHERE status = 'DEAD'"))!.n;
-    const short = id!.slice(0, 8);
+    const short = shortId(id!);
 
     const page = await openPage(browser, ctx, { diagnostics: () => daemon.logs() });
     await page.goto(`${daemon.controlUrl}/status`);

@@ -79,7 +79,7 @@ describe('web dashboard', () => {
     await expect.poll(() => probe.getAttribute('data-state'), { timeout: WAIT_MS }).toBe('unhealthy');
     // Red: the state badge carries the bad tone (the stylesheet's red), with glyph and word.
     expect(await probe.locator('.badge.tone-bad').textContent()).toBe('✗unhealthy');
-    await expect.poll(() => page.getByTestId('health-timeline').textContent(), { timeout: WAIT_MS }).toMatch(/probe\s*degraded → .*unhealthy/);
+    await expect.poll(() => page.getByTestId('health-timeline').textContent(), { timeout: WAIT_MS }).toMatch(/probe\s*◐?degraded → .*unhealthy/);
   });
 });
 

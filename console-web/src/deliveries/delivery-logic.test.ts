@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { attemptText, confirmText, deliveryIdFromPath, deliveryPath, filterFromUrl, listInput, pruneSelected, resetPlan, retryConfirmText, toggleSelected } from './delivery-logic';
+import { attemptText, confirmText, deliveryIdFromPath, deliveryPath, deliveryWhen, filterFromUrl, listInput, pruneSelected, resetPlan, retriedText, retryConfirmText, toggleSelected } from './delivery-logic';
 
 const JOB = '0b7e2a4c-1111-4222-8333-444455556666';
+// Delivery ids are UUIDv7: two made in the same minute share their first 8 characters.
+const DELIVERY_A = '01a20f22-b3c5-7422-883d-8c0e9038fb86';
+const DELIVERY_B = '01a20f22-b355-7e67-8945-5e3d789ac373';
 
 describe('deliveries view logic', () => {
   it('turns the filter into the list input and reports a job id that is not a UUID', () => {
@@ -48,5 +51,22 @@ describe('deliveries view logic', () => {
 
   it('asks before a retry now', () => {
     expect(retryConfirmText(JOB)).toBe('Retry delivery 0b7e2a4c now? A callback worker attempts it at its next poll instead of at its scheduled time.');
+  });
+
+  it('names a delivery by the random end of its UUIDv7, so two of the same minute read apart', () => {
+    expect(resetPlan({ kind: 'one', id: DELIVERY_A }).what).toBe('delivery 9038fb86');
+    expect(resetPlan({ kind: 'one', id: DELIVERY_B }).what).toBe('delivery 789ac373');
+    expect(retryConfirmText(DELIVERY_A)).toMatch(/^Retry delivery 9038fb86 now\? /);
+    expect(retriedText(DELIVERY_B)).toBe('Delivery 789ac373 is due now; a callback worker attempts it at its next poll.');
+    expect(resetPlan({ kind: 'matching', filter: { status: '', jobId: JOB, url: '' } }).what).toBe('all matching: job 0b7e2a4c');
+  });
+
+  it('says when a delivery is next tried, or when and how it ended', () => {
+    const at = '2026-01-02T10:00:00.000Z';
+    const end = '2026-01-02T10:05:00.000Z';
+    expect(deliveryWhen({ status: 'PENDING', next_attempt_at: at, finished_at: null })).toEqual({ word: 'next attempt', at });
+    expect(deliveryWhen({ status: 'DEAD', next_attempt_at: at, finished_at: end })).toEqual({ word: 'gave up', at: end });
+    expect(deliveryWhen({ status: 'DELIVERED', next_attempt_at: at, finished_at: end })).toEqual({ word: 'delivered', at: end });
+    expect(deliveryWhen({ status: 'DEAD', next_attempt_at: at, finished_at: null })).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import type { AttemptRead, DeliverySelector, DeliveryStatus, DeliveryView } from '@portico/daemon/control';
+import { shortId } from '@portico/daemon/display';
 
 export interface DeliveryFilter {
   status: DeliveryStatus | '';
@@ -24,13 +25,13 @@ export type ResetScope = { kind: 'one'; id: string } | { kind: 'selected'; ids: 
 
 /** What a reset sends and how the question names it. */
 export function resetPlan(scope: ResetScope): { selector: DeliverySelector; what: string } {
-  if (scope.kind === 'one') return { selector: { ids: [scope.id] }, what: `delivery ${scope.id.slice(0, 8)}` };
+  if (scope.kind === 'one') return { selector: { ids: [scope.id] }, what: `delivery ${shortId(scope.id)}` };
   if (scope.kind === 'selected') return { selector: { ids: [...scope.ids] }, what: `${scope.ids.length} selected` };
   const jobId = scope.filter.jobId.trim();
   const url = scope.filter.url.trim();
   const selector: DeliverySelector = { ...(jobId ? { jobId } : {}), ...(url ? { url } : {}) };
   if (!jobId && !url) selector.all = true;
-  const what = [jobId && `job ${jobId.slice(0, 8)}`, url && `URL containing “${url}”`].filter(Boolean).join(', ') || 'every job and URL';
+  const what = [jobId && `job ${shortId(jobId)}`, url && `URL containing “${url}”`].filter(Boolean).join(', ') || 'every job and URL';
   return { selector, what: `all matching: ${what}` };
 }
 
@@ -75,7 +76,19 @@ export function deliveryIdFromPath(path: string): string | null {
 }
 
 export function retryConfirmText(id: string): string {
-  return `Retry delivery ${id.slice(0, 8)} now? A callback worker attempts it at its next poll instead of at its scheduled time.`;
+  return `Retry delivery ${shortId(id)} now? A callback worker attempts it at its next poll instead of at its scheduled time.`;
+}
+
+/** The notice after a retry now. */
+export function retriedText(id: string): string {
+  return `Delivery ${shortId(id)} is due now; a callback worker attempts it at its next poll.`;
+}
+
+/** When a delivery is next tried, or when it ended, with the word for it. */
+export function deliveryWhen(d: Pick<DeliveryView, 'status' | 'next_attempt_at' | 'finished_at'>): { word: 'next attempt' | 'delivered' | 'gave up'; at: string } | null {
+  if (d.status === 'PENDING') return { word: 'next attempt', at: d.next_attempt_at };
+  if (!d.finished_at) return null;
+  return { word: d.status === 'DEAD' ? 'gave up' : 'delivered', at: d.finished_at };
 }
 
 export function outcomeText(d: Pick<DeliveryView, 'last_status_code' | 'last_error'>): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SESSIONS_URL, sessionsFromUrl, ariaSort, buildingText, fileSummary, filterKeys, keyActions, listInput, newestEventOf, nextSort, pageText, sessionTime, usageText, websiteHref } from './session-table';
+import { SESSIONS_URL, sessionsFromUrl, ariaSort, buildingText, callsText, fileSummary, filterKeys, keyActions, listInput, newestEventOf, nextSort, pageText, sessionTime, usageText, websiteHref } from './session-table';
 
 describe('infosessions table logic', () => {
   it('flips the order on the same column and starts ascending on another', () => {
@@ -51,6 +51,12 @@ describe('infosessions table logic', () => {
     expect(keyActions('revoked')).toEqual([]);
     expect(usageText({ requestsThisMonth: 3, monthlyLimit: null })).toBe('3');
     expect(usageText({ requestsThisMonth: 3, monthlyLimit: 10 })).toBe('3 / 10');
+  });
+
+  it("counts a key's calls in words that agree with the number", () => {
+    expect(callsText(1)).toBe('1 call');
+    expect(callsText(0)).toBe('0 calls');
+    expect(callsText(1000)).toBe('1000 calls');
   });
 
   it('filters keys by words of the name or id and by state', () => {

@@ -103,6 +103,11 @@ export function usageText(key: Pick<ApiKeySummary, 'requestsThisMonth' | 'monthl
   return key.monthlyLimit === null ? String(key.requestsThisMonth) : `${key.requestsThisMonth} / ${key.monthlyLimit}`;
 }
 
+/** "1 call", "1000 calls" */
+export function callsText(count: number): string {
+  return `${count} ${count === 1 ? 'call' : 'calls'}`;
+}
+
 /** Keys whose name or id contains `text` (any case), in `state` when one is given. */
 export function filterKeys(keys: readonly ApiKeySummary[], text: string, state: string): ApiKeySummary[] {
   const wanted = text.trim().toLowerCase();

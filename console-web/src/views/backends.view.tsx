@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { Fragment, useEffect } from 'react';
 import type { BackendView } from '@portico/daemon/control';
 import { BACKEND_STATES, BACKENDS_URL, filterBackends } from '../backends/backend-filter';
 import { agoText, backendLabel } from '@portico/daemon/display';
@@ -12,6 +12,7 @@ import { StateBadge } from '../ui/state-badge';
 import { DetailCard } from '../ui/detail-card';
 import { ListFilter } from '../ui/list-filter';
 import { TimeText } from '../ui/time-text';
+import { UrlText } from '../ui/url-text';
 import type { ViewDefinition } from './view-definition';
 
 function BackendsView() {
@@ -46,7 +47,7 @@ function BackendsView() {
     <div className="stack">
       <section className="card" aria-labelledby="backends-heading">
         <div className="card-heading">
-          <h2 id="backends-heading">Backends</h2>
+          <h2 id="backends-heading">Backend health</h2>
           <p className="muted summary">
             {shown.length === data.backends.length ? data.backends.length : `${shown.length} of ${data.backends.length}`} in the active configuration · <LiveMark />
           </p>
@@ -83,15 +84,15 @@ function BackendsView() {
                     </th>
                     <td title={b.health.error || undefined}>
                       <StateBadge label={backendLabel(b.health)} />
-                      {b.health.error && <span className="muted"> {b.health.error}</span>}
+                      {b.health.error && <span className="since"> {b.health.error}</span>}
                     </td>
-                    <td>{b.health.checked ? agoText(b.health.lastCheckAt, now) : '–'}</td>
+                    <td className="nowrap">{b.health.checked ? agoText(b.health.lastCheckAt, now) : '–'}</td>
                     <td>{b.health.failures}</td>
                     <td>{b.health.latencyMs === null ? '–' : `${Math.round(b.health.latencyMs)} ms`}</td>
-                    <td>
-                      <code>{b.origin ?? '(url per request)'}</code>
+                    <td className="cell-url">
+                      <code>{b.origin ? <UrlText url={b.origin} /> : '(url per request)'}</code>
                     </td>
-                    <td>{b.usedBy.join(', ') || <span className="muted">no endpoint</span>}</td>
+                    <td className="cell-url">{b.usedBy.length > 0 ? <UsedBy paths={b.usedBy} lines /> : <span className="muted">no endpoint</span>}</td>
                   </tr>
                 ))}
               </tbody>
@@ -111,7 +112,7 @@ function BackendsView() {
           <ul className="events" data-testid="health-timeline">
             {timeline.map((c, i) => (
               <li key={`${c.at}-${c.backend}-${i}`}>
-                <TimeText iso={c.at} /> <strong>{c.backend}</strong> {c.from} → <StateBadge label={backendLabel({ state: c.to, checked: true })} />
+                <TimeText iso={c.at} /> <strong>{c.backend}</strong> <StateBadge label={backendLabel({ state: c.from, checked: true })} /> → <StateBadge label={backendLabel({ state: c.to, checked: true })} />
                 {c.error && <span className="muted"> {c.error}</span>}
               </li>
             ))}
@@ -145,11 +146,25 @@ function BackendDetail({ backend: b, now, onClose }: { backend: BackendView; now
         <dt>Failures</dt>
         <dd>{b.health.failures} in a row</dd>
         <dt>Used by</dt>
-        <dd>{b.usedBy.join(', ') || 'no endpoint'}</dd>
+        <dd>{b.usedBy.length > 0 ? <UsedBy paths={b.usedBy} /> : 'no endpoint'}</dd>
         <dt>While unhealthy</dt>
         <dd>{b.useWhenUnhealthy ? 'still sent requests (use_when_unhealthy)' : 'not sent requests'}</dd>
       </dl>
     </DetailCard>
+  );
+}
+
+/** The endpoint paths routed to a backend, comma-separated (in the table one a line), each wrapping between its parts. */
+function UsedBy({ paths, lines = false }: { paths: readonly string[]; lines?: boolean }) {
+  return (
+    <>
+      {paths.map((p, i) => (
+        <Fragment key={p}>
+          {i > 0 && (lines ? <br /> : ', ')}
+          <UrlText url={p} />
+        </Fragment>
+      ))}
+    </>
   );
 }
 

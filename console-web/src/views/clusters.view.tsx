@@ -11,6 +11,7 @@ import { StateBadge } from '../ui/state-badge';
 import { DetailCard } from '../ui/detail-card';
 import { ListFilter } from '../ui/list-filter';
 import { TimeText } from '../ui/time-text';
+import { UrlText } from '../ui/url-text';
 import type { ViewDefinition } from './view-definition';
 
 interface Data {
@@ -44,7 +45,7 @@ function ClustersView() {
     <div className="stack">
       <section className="card" aria-labelledby="clusters-heading">
         <div className="card-heading">
-          <h2 id="clusters-heading">Clusters</h2>
+          <h2 id="clusters-heading">Published clusters</h2>
           <p className="muted summary">
             version <code data-testid="cds-version">{list.version}</code> since <TimeText iso={list.updatedAt} /> · gRPC <code>{list.address ?? '–'}</code> · from {list.source} · <LiveMark />
           </p>
@@ -79,8 +80,10 @@ function ClustersView() {
                       {c.anonymous && <span className="muted"> (inline)</span>}
                     </th>
                     <td>{c.type}</td>
-                    <td>
-                      <code>{endpointText(c)}</code>
+                    <td className="cell-url">
+                      <code>
+                        <UrlText url={endpointText(c)} />
+                      </code>
                     </td>
                     <td>
                       <StateBadge label={healthLabel(c.healthStatus)} />

@@ -1,5 +1,5 @@
 import { Fragment, useEffect, useState, type FormEvent } from 'react';
-import { deliveryLabel, tookText, triesDetail, triesText } from '@portico/daemon/display';
+import { deliveryLabel, shortId, tookText, triesDetail, triesText } from '@portico/daemon/display';
 import type { AttemptLogEntry, DeliveryDetail, DeliveryStatus, DeliveryView } from '@portico/daemon/control';
 import {
   attemptText,
@@ -7,11 +7,13 @@ import {
   DELIVERIES_URL,
   deliveryIdFromPath,
   deliveryPath,
+  deliveryWhen,
   filterFromUrl,
   listInput,
   outcomeText,
   pruneSelected,
   resetPlan,
+  retriedText,
   toggleSelected,
   type DeliveryFilter,
   type ResetScope,
@@ -26,6 +28,7 @@ import { NAVIGATED, useLocationPath } from '../router/use-location';
 import { useUrlState } from '../router/use-url-state';
 import { StatusSelect } from '../ui/status-select';
 import { TimeText } from '../ui/time-text';
+import { UrlText } from '../ui/url-text';
 import '../styles/infosessions.css';
 import '../deliveries/deliveries.css';
 import type { ViewDefinition } from './view-definition';
@@ -145,7 +148,7 @@ function DeliveriesView() {
     if (!d) return;
     client.deliveries.retryNow.mutate({ id: d.id, actor: 'web console' }).then(
       () => {
-        setNotice(`Delivery ${d.id.slice(0, 8)} is due now; a callback worker attempts it at its next poll.`);
+        setNotice(retriedText(d.id));
         setError(null);
         refresh();
       },
@@ -197,10 +200,8 @@ function DeliveriesView() {
                 <tr>
                   <th scope="col" aria-label="Select" />
                   <th scope="col">Delivery</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Tries</th>
-                  <th scope="col">Last outcome</th>
-                  <th scope="col">Next / finished</th>
+                  <th scope="col">Status, tries</th>
+                  <th scope="col">Last outcome, when</th>
                   <th scope="col">URL</th>
                   <th scope="col">Actions</th>
                 </tr>
@@ -213,15 +214,24 @@ function DeliveriesView() {
                         {d.status === 'DEAD' && <input type="checkbox" aria-label={`select ${d.id}`} checked={selected.has(d.id)} onChange={() => setSelected((s) => toggleSelected(s, d))} />}
                       </td>
                       <th scope="row">
-                        <code>{d.id.slice(0, 8)}</code> <span className="muted">job {d.ingest_job_id.slice(0, 8)}</span>
+                        <code>{shortId(d.id)}</code> <span className="muted">job {shortId(d.ingest_job_id)}</span>
                       </th>
-                      <td className={`tone-${deliveryLabel(d.status).tone}`}>
-                        {deliveryLabel(d.status).glyph} {d.status}
+                      <td>
+                        <span className={`tone-${deliveryLabel(d.status).tone} nowrap`}>
+                          {deliveryLabel(d.status).glyph} {d.status}
+                        </span>
+                        {/* Under the status, not a column of its own: every column stays in the card at 800 px. */}
+                        <span className="since" title={d.attempts > d.attempts_in_round ? `${d.attempts} attempts in all, over resets` : undefined}>
+                          {triesText(d)} tries
+                        </span>
                       </td>
-                      <td title={d.attempts > d.attempts_in_round ? `${d.attempts} attempts in all, over resets` : undefined}>{triesText(d)}</td>
-                      <td>{outcomeText(d)}</td>
-                      <td>{d.status === 'PENDING' ? <TimeText iso={d.next_attempt_at} /> : d.finished_at ? <TimeText iso={d.finished_at} /> : '—'}</td>
-                      <td className="wrap-anywhere">{d.callback_url}</td>
+                      <td>
+                        {outcomeText(d)}
+                        <DeliveryWhen delivery={d} />
+                      </td>
+                      <td className="cell-url">
+                        <UrlText url={d.callback_url} />
+                      </td>
                       <td>
                         <button type="button" onClick={() => show(d)} aria-expanded={open?.id === d.id}>
                           Attempts
@@ -232,7 +242,7 @@ function DeliveriesView() {
                           </ActionButton>
                         )}
                         {d.status === 'PENDING' && (
-                          <ActionButton type="button" onClick={() => (setQuestion(null), setRetryQuestion(d))} aria-label={`Retry delivery ${d.id.slice(0, 8)} now`}>
+                          <ActionButton type="button" onClick={() => (setQuestion(null), setRetryQuestion(d))} aria-label={`Retry delivery ${shortId(d.id)} now`}>
                             Retry now
                           </ActionButton>
                         )}
@@ -240,7 +250,7 @@ function DeliveriesView() {
                     </tr>
                     {open?.id === d.id && (
                       <tr>
-                        <td colSpan={8}>
+                        <td colSpan={6}>
                           <AttemptLog delivery={open} />
                         </td>
                       </tr>
@@ -264,6 +274,17 @@ function DeliveriesView() {
         )}
       </section>
     </div>
+  );
+}
+
+/** Under the outcome (a column of its own would push Actions off the card at 800 px): when it is next tried, or when it ended. */
+function DeliveryWhen({ delivery }: { delivery: DeliveryView }) {
+  const when = deliveryWhen(delivery);
+  if (!when) return null;
+  return (
+    <span className="since">
+      {when.word} <TimeText iso={when.at} />
+    </span>
   );
 }
 

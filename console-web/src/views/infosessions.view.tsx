@@ -174,7 +174,7 @@ function SourceCard({ source }: { source: InfosessionsSourceStatus }) {
 function SessionDetail({ session: s, onClose }: { session: SessionView; onClose: () => void }) {
   const href = websiteHref(s.website);
   return (
-    <DetailCard title={s.employer ?? '(no employer)'} onClose={onClose} testId="session-detail" className="session-detail">
+    <DetailCard title={s.employer ?? '(no employer)'} onClose={onClose} testId="session-detail" className="session-detail" revealKey={String(s.line)}>
       <dl className="facts">
         <dt>When</dt>
         <dd>

@@ -1,13 +1,12 @@
 import { Fragment, useState } from 'react';
-import type { JobDeliveryView, JobStatus, JobView } from '@portico/daemon/control';
+import type { JobStatus, JobView } from '@portico/daemon/control';
 import { failureText } from '../api/failure-text';
 import { useControlQuery } from '../api/use-control-query';
-import { deliveryLabel, jobLabel, jobOutcome, lastErrorText, triesDetail } from '@portico/daemon/display';
-import { deliveryPath } from '../deliveries/delivery-logic';
+import { jobLabel, jobOutcome, shortId } from '@portico/daemon/display';
+import { JobDetail } from '../jobs/job-detail';
 import { ActionButton } from '../live/action-button';
 import { useControlClient } from '../live/live-context';
 import { LiveMark } from '../live/live-mark';
-import { AppLink } from '../router/app-link';
 import { useUrlState } from '../router/use-url-state';
 import { ConfirmQuestion } from '../ui/confirm-question';
 import { StatusSelect } from '../ui/status-select';
@@ -79,10 +78,10 @@ function JobsView() {
                 <Fragment key={j.ingest_job_id}>
                   <tr data-testid={`job-${j.ingest_job_id}`}>
                     <th scope="row">
-                      <code>{j.ingest_job_id.slice(0, 8)}</code> <span className="muted">{j.tenant_id}/{j.workspace_id}</span>
+                      <code>{shortId(j.ingest_job_id)}</code> <span className="muted">{j.tenant_id}/{j.workspace_id}</span>
                     </th>
                     <td>{j.job_kind}</td>
-                    <td className={`tone-${jobLabel(j.status).tone}`}>
+                    <td className={`tone-${jobLabel(j.status).tone} nowrap`}>
                       {jobLabel(j.status).glyph} {j.status}
                     </td>
                     <td>
@@ -94,7 +93,7 @@ function JobsView() {
                         Details
                       </button>{' '}
                       {(j.status === 'QUEUED' || j.status === 'RUNNING') && (
-                        <ActionButton type="button" onClick={() => setCancelling(j)} aria-label={`Cancel job ${j.ingest_job_id.slice(0, 8)}`}>
+                        <ActionButton type="button" onClick={() => setCancelling(j)} aria-label={`Cancel job ${shortId(j.ingest_job_id)}`}>
                           Cancel
                         </ActionButton>
                       )}
@@ -103,28 +102,7 @@ function JobsView() {
                   {open === j.ingest_job_id && (
                     <tr>
                       <td colSpan={6}>
-                        <dl className="facts">
-                          <dt>Job id</dt>
-                          <dd>
-                            <code>{j.ingest_job_id}</code>
-                          </dd>
-                          <dt>Dataset</dt>
-                          <dd>
-                            <code>{j.dataset_id}</code>
-                          </dd>
-                          <dt>Callback</dt>
-                          <dd>{j.callback ? `${j.callback.url} · secret ${j.callback.secret ?? 'none'} · headers ${Object.keys(j.callback.headers).join(', ') || 'none'}` : 'none'}</dd>
-                          <dt>Delivery</dt>
-                          <dd data-testid="job-delivery">{j.delivery ? <JobDelivery delivery={j.delivery} jobId={j.ingest_job_id} /> : j.callback ? 'None yet: written when the job finishes.' : 'None (no callback target).'}</dd>
-                          <dt>Request</dt>
-                          <dd>
-                            <code className="wrap-anywhere">{JSON.stringify(j.request_json)}</code>
-                          </dd>
-                          <dt>Result</dt>
-                          <dd>
-                            <code className="wrap-anywhere">{JSON.stringify(j.result_json)}</code>
-                          </dd>
-                        </dl>
+                        <JobDetail job={j} />
                       </td>
                     </tr>
                   )}
@@ -135,31 +113,6 @@ function JobsView() {
         </div>
       )}
     </section>
-  );
-}
-
-/** The job's callback delivery: state, attempts, next attempt or finish, last error, and a link to it. */
-function JobDelivery({ delivery: d, jobId }: { delivery: JobDeliveryView; jobId: string }) {
-  const error = lastErrorText(d);
-  return (
-    <>
-      <span className={`tone-${deliveryLabel(d.status).tone}`}>
-        {deliveryLabel(d.status).glyph} {d.status}
-      </span>{' '}
-      · attempt {triesDetail(d)}
-      {d.status === 'PENDING' ? (
-        <>
-          {' '}
-          · next attempt <TimeText iso={d.next_attempt_at} />
-        </>
-      ) : d.finished_at ? (
-        <>
-          {' '}
-          · {d.status === 'DEAD' ? 'gave up' : 'delivered'} <TimeText iso={d.finished_at} />
-        </>
-      ) : null}
-      {error && <span className="wrap-anywhere"> · last error: {error}</span>} · <AppLink to={deliveryPath(d.id, jobId)}>Open delivery {d.id.slice(0, 8)}</AppLink>
-    </>
   );
 }
 

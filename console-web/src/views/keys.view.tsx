@@ -3,7 +3,7 @@ import type { ApiKeySummary, CreatedApiKey } from '@portico/daemon/control';
 import { parseMonthlyLimit } from '@portico/daemon/control/monthly-limit';
 import { failureText } from '../api/failure-text';
 import { useControlQuery } from '../api/use-control-query';
-import { filterKeys, keyActions, usageText } from '../infosessions/session-table';
+import { callsText, filterKeys, keyActions, usageText } from '../infosessions/session-table';
 import { ActionButton } from '../live/action-button';
 import { useControlClient } from '../live/live-context';
 import { useUrlState } from '../router/use-url-state';
@@ -85,7 +85,7 @@ function KeysView() {
           <div className="notice new-key" role="status" data-testid="new-key">
             <p>
               Key for <strong>{created.key.name}</strong>
-              {created.key.monthlyLimit !== null ? `, ${created.key.monthlyLimit} calls a month` : ''}. Copy it now: it is never shown again.
+              {created.key.monthlyLimit !== null ? `, ${callsText(created.key.monthlyLimit)} a month` : ''}. Copy it now: it is never shown again.
             </p>
             <code className="secret">{created.secret}</code>{' '}
             <button type="button" onClick={() => void navigator.clipboard?.writeText(created.secret)}>
@@ -99,7 +99,7 @@ function KeysView() {
       </section>
       <section className="card" aria-labelledby="keys-heading">
         <div className="card-heading">
-          <h2 id="keys-heading">API keys</h2>
+          <h2 id="keys-heading">Issued keys</h2>
           <p className="muted summary" aria-live="polite">
             {shown && keys ? (shown.length === keys.length ? `${keys.length}` : `${shown.length} of ${keys.length}`) : ''} · infosessions service · calls this month (UTC)
           </p>
@@ -140,9 +140,12 @@ function KeysView() {
                         <code>{k.masked}</code>
                       </td>
                       <td className={`tone-${STATE_TONE[k.state]}`}>{k.state}</td>
-                      <td>{usageText(k)}</td>
+                      <td className="nowrap">{usageText(k)}</td>
                       <td>{k.lastUsedAt ? <TimeText iso={k.lastUsedAt} /> : <span className="muted">never</span>}</td>
-                      <td className="actions">{actions(k)}</td>
+                      <td>
+                        {/* A flex row inside the cell: a flex <td> stops being a table cell (no border, no row highlight). */}
+                        <div className="actions">{actions(k)}</div>
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -180,9 +183,9 @@ function KeyDetail({ k, onClose, actions }: { k: ApiKeySummary; onClose: () => v
           )}
         </dd>
         <dt>Monthly limit</dt>
-        <dd>{k.monthlyLimit === null ? 'none' : `${k.monthlyLimit} calls`}</dd>
+        <dd>{k.monthlyLimit === null ? 'none' : callsText(k.monthlyLimit)}</dd>
         <dt>This month</dt>
-        <dd>{k.requestsThisMonth} calls</dd>
+        <dd>{callsText(k.requestsThisMonth)}</dd>
         <dt>Created</dt>
         <dd>
           <TimeText iso={k.createdAt} />
