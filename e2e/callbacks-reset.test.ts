@@ -6,6 +6,7 @@ import { seedDeliveries } from '../daemon/src/ingest/testing/ingest-fixture.js';
 import { SqliteStore } from '../daemon/src/store/sqlite-store.js';
 import { ARTIFACTS_DIR, PORTICO_BIN, REPO_ROOT, runPortico, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
 import { shellQuote, TmuxServer } from './tmux.js';
+import { shortId } from '../daemon/src/display/ids.js';
 
 // Three attempts a round, the third due an hour after the second: a delivery reaches DEAD within
 // a second when retried now, and waits long enough for an operator's retry otherwise.
@@ -195,7 +196,7 @@ describe('retry now, reset and the DEAD count in the terminal console (tmux)', (
     const failing = new Set(['/tui']);
     receiver.reply = (req) => (failing.has(req.path) ? { status: 503 } : { status: 200 });
     const id = await waitingDelivery('/tui');
-    const short = id.slice(0, 8);
+    const short = shortId(id);
     const command = `${shellQuote(process.execPath)} ${shellQuote(PORTICO_BIN)} tui --url ${daemon.controlUrl} --token-file ${shellQuote(join(daemon.dataDir, 'control.token'))}; sleep 600`;
     tmux.run('new-session', '-d', '-x', '80', '-y', '24', '-s', SESSION, '-c', REPO_ROOT, command);
     await shows('● connected');
@@ -203,14 +204,15 @@ describe('retry now, reset and the DEAD count in the terminal console (tmux)', (
     await view('deliveries', 'DELIVERIES');
     keys('/', ...'/tui'.split(''), 'Enter');
     await shows(/1 matching · all statuses · url ~ "\/tui"/);
-    await shows(new RegExp(`${short}\\s+\\S+\\s+◐ PENDING\\s+2/3\\s+in (60m|1\\.0h)\\s+receiver`));
+    // At 80 columns the JOB column gives way to the error text.
+    await shows(new RegExp(`${short}\\s+(?:\\S+\\s+)?◐ PENDING\\s+2/3\\s+in (60m|1\\.0h)\\s+receiver`));
     keys('n');
     await shows(new RegExp(`retry ${short} now \\(next attempt in (60m|1\\.0h)\\)\\? y retries, Esc keeps the schedule`));
     capture('retry-question-80x24');
     keys('y');
     await shows(`delivery ${short} is due now; a callback worker attempts it at its next poll`);
     await waitUntil(async () => (await row(id)).status === 'DEAD', WAIT_MS, () => `${id} DEAD`);
-    await shows(new RegExp(`${short}\\s+\\S+\\s+✗ DEAD\\s+3/3\\s+\\d\\d:\\d\\d:\\d\\d\\s+receiver`));
+    await shows(new RegExp(`${short}\\s+(?:\\S+\\s+)?✗ DEAD\\s+3/3\\s+\\d\\d:\\d\\d:\\d\\d\\s+receiver`));
 
     await view('status', 'DAEMON');
     await shows('webhooks ✗ 1 DEAD delivery · ◐ 0 PENDING');
@@ -234,7 +236,7 @@ describe('retry now, reset and the DEAD count in the terminal console (tmux)', (
     expect(after).toMatch(/── reset by tui at \d\d:\d\d:\d\d: a new round after #3/);
     expect(after.indexOf('#3  ')).toBeLessThan(after.indexOf('── reset by'));
     expect(after.indexOf('── reset by')).toBeLessThan(after.indexOf('#4  '));
-    await shows(new RegExp(`${short}\\s+\\S+\\s+● DELIVERED\\s+1/3\\s+\\d\\d:\\d\\d:\\d\\d\\s+HTTP 200`));
+    await shows(new RegExp(`${short}\\s+(?:\\S+\\s+)?● DELIVERED\\s+1/3\\s+\\d\\d:\\d\\d:\\d\\d\\s+HTTP 200`));
     expect(await attemptNumbers(id)).toEqual([1, 2, 3, 4]);
 
     await view('status', 'DAEMON');
@@ -243,17 +245,18 @@ describe('retry now, reset and the DEAD count in the terminal console (tmux)', (
     const job = (await store.get<{ ingest_job_id: string }>('SELECT ingest_job_id FROM ingest_callback_outbox WHERE id = ?', [id]))!.ingest_job_id;
     await view('jobs', 'JOBS');
     // Newest first: the job of this test's delivery is the top row, selected.
-    await shows(new RegExp(`^ ${job.slice(0, 7)}…`, 'm'));
+    await shows(new RegExp(`^ ${shortId(job)} `, 'm'));
     keys('Enter');
     await shows('delivery ● DELIVERED · attempt 1/3 (4 in all) · delivered');
     capture('job-detail-80x24');
     keys('d');
-    await shows(`DELIVERIES  1 matching · all statuses · job ${job.slice(0, 8)}`);
+    await shows(`DELIVERIES  1 matching · all statuses · job ${shortId(job)}`);
     await shows(`${id} · attempt 1/3 (4 in all)`);
 
     tmux.run('resize-window', '-t', SESSION, '-x', '120', '-y', '30');
-    // At 120 columns the detail line has room for the whole job id.
-    await shows(`${id} · attempt 1/3 (4 in all) · job ${job} · `);
+    // At 120 columns the detail shows the whole delivery id, its job and where it goes.
+    await shows(`${id} · attempt 1/3 (4 in all) · job ${shortId(job)}`);
+    await shows(/ to https:\/\/127\.0\.0\.1:\d+\/tui · ingest\.succeeded · unsigned/);
     await shows(/── reset by tui at .*: a new round after #3/);
     capture('deliveries-log-120x30');
     await view('jobs', 'JOBS');

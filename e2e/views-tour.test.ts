@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestTls, startReceiver, type TestReceiver, type TestTls } from '../daemon/src/ingest/testing/https-receiver.js';
 import { launchChromium, openPage } from './browser.js';
-import { goToView, navLayout, openTui, signIn, WAIT_MS } from './consoles-kit.js';
+import { goToView, navLayout, openTui, signIn, WAIT_MS, type TuiPane } from './consoles-kit.js';
 import { ARTIFACTS_DIR, freePort, REPO_ROOT, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
 import { tenantCall } from './ingest-api.js';
 
@@ -197,6 +197,18 @@ const TUI_SIZES = [
 const HINTS = / \? help {2}: command {2}q quit/;
 const HELP_HINTS = / \? help .*Esc close help/;
 
+/** The pane once two captures 150 ms apart agree (within 5 s), so a capture is not one frame early. */
+async function settled(pane: TuiPane): Promise<string[]> {
+  let last = pane.rows();
+  for (const deadline = Date.now() + 5000; Date.now() < deadline; ) {
+    await new Promise((r) => setTimeout(r, 150));
+    const now = pane.rows();
+    if (now.join('\n') === last.join('\n')) return now;
+    last = now;
+  }
+  return last;
+}
+
 /** The frame: exactly the terminal's rows, none wider than it, the header on top, the tabs, the hint line at the bottom. */
 function expectFrame(screen: string[], columns: number, rows: number, view: string | null, hints: RegExp): void {
   const text = screen.join('\n');
@@ -221,7 +233,9 @@ describe('terminal console', () => {
         for (const stop of TUI_STOPS) {
           pane.keys(...stop.keys);
           // The view and its key hints are drawn one after the other: wait for the whole frame.
-          const screen = await pane.waitFor(allOf(stop.ready, new RegExp(`\\[${stop.view}\\]`), HINTS));
+          await pane.waitFor(allOf(stop.ready, new RegExp(`\\[${stop.view}\\]`), HINTS));
+          // A view's own hints join the global ones a frame later: capture a settled screen.
+          const screen = await settled(pane);
           keep(`tour-tui-${stop.name}-${columns}x${rows}.txt`, `${screen.join('\n')}\n`);
           expectFrame(screen, columns, rows, stop.view, HINTS);
         }
@@ -268,8 +282,10 @@ const WEB_VIEWS: WebView[] = [
     title: 'Infosessions',
     ready: (p) => expect.poll(() => p.getByTestId('session-row').count(), { timeout: WAIT_MS }).toBe(50),
     detail: async (p) => {
-      await p.getByTestId('session-row').first().getByRole('button').click();
+      // A session low in the list: at any width its detail must show where the reader is.
+      await p.getByTestId('session-row').nth(40).getByRole('button').click();
       await shown(p, 'session-detail');
+      await expectInWindow(p, 'session-detail');
     },
   },
   { title: 'API keys', ready: (p) => p.locator('tbody tr', { hasText: 'partner portal' }).waitFor({ timeout: WAIT_MS }), detail: (p) => openRow(p, 'mobile app', 'key-detail') },
@@ -337,6 +353,45 @@ async function expectPageFits(page: Page, name: string, size: WebSize, problems:
   expect(problems, name).toEqual([]);
 }
 
+/** The opened detail's top is in the window, and it is as tall as what it says, not as the list beside it. */
+async function expectInWindow(page: Page, testId: string): Promise<void> {
+  const box = await page.getByTestId(testId).boundingBox();
+  const viewport = page.viewportSize();
+  expect(box, testId).not.toBeNull();
+  expect(box!.y, `${testId}: opened out of sight`).toBeGreaterThanOrEqual(-1);
+  expect(box!.y, `${testId}: opened out of sight`).toBeLessThan(viewport!.height / 2);
+  expect(box!.height, `${testId}: taller than the window`).toBeLessThanOrEqual(viewport!.height);
+}
+
+/**
+ * What a reader must be able to read in every view: no table cut at the edge of its card (a
+ * column only reachable by scrolling inside the table), no status glyph on a line apart from its
+ * word, no event type running over its column.
+ */
+async function expectReadable(page: Page, name: string): Promise<void> {
+  const found = await page.locator('body').evaluate((body) => {
+    const doc = body.ownerDocument;
+    /** How far apart the text's lines are, and where its rightmost line ends. */
+    const lines = (el: typeof body) => {
+      const range = doc.createRange();
+      range.selectNodeContents(el);
+      const rects = [...range.getClientRects()];
+      if (rects.length === 0) return { spread: 0, right: 0 };
+      const tops = rects.map((r) => r.top);
+      return { spread: Math.max(...tops) - Math.min(...tops), right: Math.max(...rects.map((r) => r.right)) };
+    };
+    const label = (el: typeof body) => (el.getAttribute('data-testid') ?? el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 60);
+    const statuses = [...body.querySelectorAll<typeof body>('.badge, [class*="tone-"]')].filter((el) => /^[●✗◐○◌◑–·!✓?] ?[A-Za-z_]+$/.test((el.textContent ?? '').trim()));
+    return {
+      cutTables: [...body.querySelectorAll<typeof body>('.table-scroll')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => `${label(el.querySelector<typeof body>('table') ?? el)}: ${el.scrollWidth} px wide in ${el.clientWidth}`),
+      // Lines more than half a line apart: the glyph and the word were laid out on two lines.
+      splitStatuses: statuses.filter((el) => lines(el).spread > 8).map((el) => el.textContent ?? ''),
+      spilledTypes: [...body.querySelectorAll<typeof body>('.event-type')].filter((el) => lines(el).spread > 8 || lines(el).right > el.getBoundingClientRect().right + 0.5).map((el) => el.textContent ?? ''),
+    };
+  });
+  expect(found, name).toEqual({ cutTables: [], splitStatuses: [], spilledTypes: [] });
+}
+
 describe('web dashboard', () => {
   it('tours every view the dashboard declares', () => {
     expect(WEB_VIEWS.map((v) => v.title)).toEqual(registeredWebViews());
@@ -353,6 +408,7 @@ describe('web dashboard', () => {
         mkdirSync(ARTIFACTS_DIR, { recursive: true });
         await page.screenshot({ path: join(ARTIFACTS_DIR, `tour-web-${name}-${width}.png`), fullPage: true });
         await expectPageFits(page, name, size, problems);
+        await expectReadable(page, name);
       };
       await signIn(page, daemon);
       for (const view of WEB_VIEWS) {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Text } from 'ink';
-import { truncate } from '../format/fit.js';
+import { cellWidth, truncate } from '../format/fit.js';
 import { keyLabel, type KeyScope } from '../keys/key-registry.js';
 
 /** `key word` pairs for every binding that has a hint, global ones first; without the daemon's actions while they are off. */
@@ -10,7 +10,11 @@ export function hintEntries(scopes: readonly KeyScope[], actionsOff = false): Ar
     .flatMap((scope) => scope.bindings.flatMap((b) => (b.hint && !(actionsOff && b.daemonAction) ? [{ key: keyLabel(b), hint: b.hint }] : [])));
 }
 
-/** The bottom line: the registry's hints, cut to the width; while `actionsOff` (`actions off while disconnected`), that first and the daemon's actions left out. */
+/**
+ * The bottom line: the registry's hints, in order, as many whole ones as fit the width (`?`
+ * help, always first, lists the rest); while `actionsOff` (`actions off while disconnected`),
+ * that first and the daemon's actions left out.
+ */
 export function HintLine({ scopes, width, actionsOff = null }: { scopes: readonly KeyScope[]; width: number; actionsOff?: string | null }): ReactNode {
   const entries = hintEntries(scopes, actionsOff !== null);
   let room = width;
@@ -26,11 +30,12 @@ export function HintLine({ scopes, width, actionsOff = null }: { scopes: readonl
   }
   for (const [i, { key, hint }] of entries.entries()) {
     const text = `${i === 0 ? ' ' : '  '}${key} ${hint}`;
-    if (text.length > room) {
-      if (room > 0) parts.push(<Text key="cut">{truncate(text, room)}</Text>);
+    if (cellWidth(text) > room) {
+      // Not even the first hint fits (a very narrow terminal): it is cut rather than left out.
+      if (i === 0 && room > 0) parts.push(<Text key="cut">{truncate(text, room)}</Text>);
       break;
     }
-    room -= text.length;
+    room -= cellWidth(text);
     parts.push(
       <Text key={key}>
         {`${i === 0 ? ' ' : '  '}`}

@@ -95,6 +95,18 @@ describe('backends view', () => {
     expect(term.text()).toMatch(/\d\d:\d\d:\d\d  users\s+unknown → healthy/);
   });
 
+  it("says the selected backend's endpoints right under the table, under the web's column names", async () => {
+    const { term, fixture } = await consoleOn(false);
+    fixture.health.report('users', 'healthy', '', 12);
+    await expect.poll(() => term.text()).toMatch(/users\s+● healthy/);
+    const screen = term.screen();
+    expect(screen).toContainEqual(expect.stringMatching(/^ NAME {4}STATE {8}LAST CHECK {2}FAILURES {2}LATENCY {2}ORIGIN\s*$/));
+    const lastRow = screen.findIndex((l) => / static\s+– unchecked/.test(l));
+    expect(lastRow).toBeGreaterThan(0);
+    expect(screen[lastRow + 1]).toBe(' users: used by /users/**');
+    fits(term);
+  });
+
   it('turns a backend red live when it goes down, with the change on the timeline', async () => {
     const { term, fixture } = await consoleOn(true);
     fixture.health.report('users', 'healthy');
@@ -124,5 +136,7 @@ describe('backends view', () => {
     term.stdout.resize(80, 24);
     await expect.poll(() => term.text()).toMatch(/^ static\s+– unchecked\s+-\s+0\s+-\s+https:\/\/users-service\.\S+…$/m);
     fits(term);
+    // FAILURES would cut the origin further: the column is headed FAIL then.
+    expect(term.text()).toMatch(/^ NAME\s+STATE\s+LAST CHECK {2}FAIL {2}LATENCY {2}ORIGIN\s*$/m);
   });
 });

@@ -2,8 +2,8 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { BackendHealthChangeView, BackendView } from '@portico/daemon/control';
 import { formatClockOrDate } from '../format/duration.js';
-import { cellsOf, layoutColumns, layoutLine, type ColumnSpec } from '../format/columns.js';
-import { fit, truncate } from '../format/fit.js';
+import { cellsOf, layoutColumns, layoutLine, type ColumnSpec, type TableLayout } from '../format/columns.js';
+import { cellWidth, fit, truncate } from '../format/fit.js';
 import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
@@ -60,6 +60,7 @@ function BackendsView({ live, source, nowMs, width, height, visible, keyState }:
   const timelineHeight = Math.max(1, Math.min(timeline.length || 1, Math.floor(room / 3)));
   const listHeight = Math.max(1, room - timelineHeight);
   const top = Math.max(0, Math.min(index - Math.floor(listHeight / 2), backends.length - listHeight));
+  const shownRows = Math.max(1, Math.min(listHeight, backends.length));
 
   useKeyScope(
     'backends',
@@ -74,7 +75,7 @@ function BackendsView({ live, source, nowMs, width, height, visible, keyState }:
   const counts = (['healthy', 'degraded', 'unhealthy'] as const).map((s) => [s, backends.filter((b) => b.health.checked && b.health.state === s).length] as const).filter(([, n]) => n > 0);
   const summary = data ? `${backends.length} backend${backends.length === 1 ? '' : 's'}${counts.map(([s, n]) => ` · ${n} ${s}`).join('')}` : query.loading ? 'loading…' : '';
   const rows = backends.map((b) => backendCells(b, nowMs));
-  const layout = layoutColumns(backendColumns(rows), width);
+  const { layout, headers } = backendLayout(rows, width);
   const nameWidth = Math.max(layout.widths[0]!, 8);
   return (
     <Box flexDirection="column" width={width} height={height}>
@@ -83,8 +84,8 @@ function BackendsView({ live, source, nowMs, width, height, visible, keyState }:
         <Text>{`  ${summary}`}</Text>
       </Text>
       {query.error ? <Text wrap="truncate-end"><Tinted tone="bad">{truncate(` ✗ ${query.error}`, width)}</Tinted></Text> : <Line width={width} text="" />}
-      <Line width={width} text={layoutLine(layout, HEADERS)} dim />
-      <Box flexDirection="column" height={listHeight}>
+      <Line width={width} text={layoutLine(layout, headers)} dim />
+      <Box flexDirection="column" height={shownRows}>
         {backends.slice(top, top + listHeight).map((b, i) => {
           const tone = backendLabel(b).tone;
           return (
@@ -96,6 +97,8 @@ function BackendsView({ live, source, nowMs, width, height, visible, keyState }:
         {data && backends.length === 0 ? <Line width={width} text=" The active configuration defines no backend." dim /> : null}
       </Box>
       <Detail backend={current} width={width} />
+      {/* The selected backend's line right under its table; the room the rows leave goes below it. */}
+      <Box height={listHeight - shownRows} />
       <Line width={width} text={`── state changes (${timeline.length}, newest first) `.padEnd(width, '─')} dim />
       <Box flexDirection="column" height={timelineHeight}>
         {timeline.slice(0, timelineHeight).map((c, i) => {
@@ -114,7 +117,21 @@ function BackendsView({ live, source, nowMs, width, height, visible, keyState }:
   );
 }
 
-const HEADERS = ['NAME', 'STATE', 'LAST CHECK', 'FAIL', 'LATENCY', 'ORIGIN'];
+const HEADERS = ['NAME', 'STATE', 'LAST CHECK', 'FAILURES', 'LATENCY', 'ORIGIN'];
+const FAILURES_COLUMN = 3;
+const ORIGIN_COLUMN = 5;
+
+/**
+ * The columns for `rows` in `width`, headed as the web dashboard heads them (FAILURES); when
+ * that word would cut a name or an origin, FAIL gives them its four cells.
+ */
+function backendLayout(rows: readonly string[][], width: number): { layout: TableLayout; headers: string[] } {
+  const whole = (layout: TableLayout): boolean => [0, ORIGIN_COLUMN].every((i) => layout.widths[i]! >= Math.max(...rows.map((r) => cellWidth(r[i]!)), 0));
+  const layout = layoutColumns(backendColumns(rows, HEADERS), width);
+  if (whole(layout)) return { layout, headers: HEADERS };
+  const headers = HEADERS.map((h, i) => (i === FAILURES_COLUMN ? 'FAIL' : h));
+  return { layout: layoutColumns(backendColumns(rows, headers), width), headers };
+}
 
 /** One backend's row: name, state, last check, failures, latency, origin. */
 function backendCells(b: BackendView, nowMs: number): string[] {
@@ -123,15 +140,15 @@ function backendCells(b: BackendView, nowMs: number): string[] {
 }
 
 /** Name and origin share the spare width (an origin reads whole at 120 columns); narrow, latency, failures and check times go first, the state last of all. */
-function backendColumns(rows: readonly string[][]): ColumnSpec[] {
+function backendColumns(rows: readonly string[][], headers: readonly string[]): ColumnSpec[] {
   return [
-    { header: HEADERS[0]!, cells: cellsOf(rows, 0), grow: true, keep: 8 },
+    { header: headers[0]!, cells: cellsOf(rows, 0), grow: true, keep: 8 },
     // The widest state's width always, so the columns do not shift when one changes.
-    { header: HEADERS[1]!, cells: [...cellsOf(rows, 1), '✗ unhealthy'], keep: 9 },
-    { header: HEADERS[2]!, cells: cellsOf(rows, 2), keep: 3 },
-    { header: HEADERS[3]!, cells: cellsOf(rows, 3), keep: 2 },
-    { header: HEADERS[4]!, cells: cellsOf(rows, 4), keep: 1 },
-    { header: HEADERS[5]!, cells: cellsOf(rows, 5), grow: true, min: 12, keep: 5 },
+    { header: headers[1]!, cells: [...cellsOf(rows, 1), '✗ unhealthy'], keep: 9 },
+    { header: headers[2]!, cells: cellsOf(rows, 2), keep: 3 },
+    { header: headers[3]!, cells: cellsOf(rows, 3), keep: 2 },
+    { header: headers[4]!, cells: cellsOf(rows, 4), keep: 1 },
+    { header: headers[5]!, cells: cellsOf(rows, 5), grow: true, min: 12, keep: 5 },
   ];
 }
 

@@ -41,8 +41,9 @@ describe('clusters view', () => {
     const { term, fixture } = await consoleOn();
     const { cds } = fixture;
     await cds.apply(backendsHcl({ api: '    origin = "https://10.0.0.1:8443"', web: '    origin = "http://web.internal"' }), { api: healthy });
-    await expect.poll(() => term.text()).toMatch(/api\s+STATIC\s+● HEALTHY\s+10\.0\.0\.1:8443 tls/);
-    expect(term.text()).toMatch(/web\s+STRICT_DNS\s+○ UNKNOWN\s+web\.internal:80/);
+    // Neither backend has beta_health: their health is not from a check, and the row says so.
+    await expect.poll(() => term.text()).toMatch(/api\s+STATIC\s+● HEALTHY not checked\s+10\.0\.0\.1:8443 tls/);
+    expect(term.text()).toMatch(/web\s+STRICT_DNS\s+○ UNKNOWN not checked\s+web\.internal:80/);
     expect(term.text()).toContain(`version ${cds.catalog.current.version.slice(0, 8)} · 2 clusters · 0 clients`);
     expect(row(term, 'api')).toContain('\u001B[32m● HEALTHY');
 
@@ -61,6 +62,17 @@ describe('clusters view', () => {
 
     stream.cancel();
     await expect.poll(() => term.text()).toContain('No proxy is connected.');
+  });
+
+  it('tells a health from a check apart from one never checked (no beta_health)', async () => {
+    const { term, fixture } = await consoleOn();
+    await fixture.cds.apply(
+      backendsHcl({ api: '    origin = "https://10.0.0.1:8443"\n    beta_health {\n      path = "/health"\n    }', web: '    origin = "http://web.internal"' }),
+      { api: healthy, web: healthy },
+    );
+    await expect.poll(() => term.text()).toMatch(/^ api\s+STATIC\s+● HEALTHY\s+10\.0\.0\.1:8443 tls\s*$/m);
+    expect(term.text()).toMatch(/^ web\s+STRICT_DNS\s+● HEALTHY not checked\s+web\.internal:80\s*$/m);
+    expect(row(term, 'web')).toContain('\u001B[32m● HEALTHY not checked');
   });
 
   it('uses a wide terminal for long node ids and origins, the NACK error text in the last column', async () => {

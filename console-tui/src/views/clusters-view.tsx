@@ -114,9 +114,10 @@ const CLIENT_HEADERS = ['NODE', 'KIND', 'SUBS', 'SENT', 'ACK/NACK', 'ERROR'];
 const ACK_COLUMN = 4;
 const NACK_COLUMN = 5;
 
+/** A backend without beta_health is never checked: its health says so, as the web's and the Backends view's do. */
 function clusterCells(c: ClusterView): string[] {
   const label = healthLabel(c.healthStatus);
-  return [c.name, c.type, `${label.glyph} ${label.word}`, endpointText(c)];
+  return [c.name, c.type, `${label.glyph} ${label.word}${c.healthChecked ? '' : ' not checked'}`, endpointText(c)];
 }
 
 /** Name and endpoint share the spare width; narrow, the type goes first and the health last. */

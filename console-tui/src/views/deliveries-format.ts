@@ -1,5 +1,5 @@
 import type { AttemptLogEntry, DeliveryStatus, DeliveryView, JobDeliveryView } from '@portico/daemon/control';
-import { deliveryLabel, formatClockOrDate, triesDetail } from '@portico/daemon/display';
+import { deliveryLabel, formatClockOrDate, shortId, triesDetail } from '@portico/daemon/display';
 import { printable } from '../format/fit.js';
 
 export const STATUS_CYCLE: ReadonlyArray<DeliveryStatus | null> = [null, 'PENDING', 'DELIVERED', 'DEAD'];
@@ -52,7 +52,7 @@ export function jobDeliveryText(d: JobDeliveryView, nowMs: number): string {
 /** Human filter summary shown in the header. */
 export function filterText(f: { status: DeliveryStatus | null; jobId: string | null; url: string }): string {
   const parts = [f.status ? `status ${f.status}` : 'all statuses'];
-  if (f.jobId) parts.push(`job ${f.jobId.slice(0, 8)}`);
+  if (f.jobId) parts.push(`job ${shortId(f.jobId)}`);
   if (f.url) parts.push(`url ~ "${f.url}"`);
   return parts.join(' · ');
 }

@@ -57,7 +57,7 @@ class ApiSource extends FakeSource {
           attempt_log: [
             { kind: 'attempt', attempt: 1, worker: 'w', started_at: '2026-01-01T09:00:00.000Z', duration_ms: 41, status_code: 503, error: 'receiver answered HTTP 503', response_body: 'busy' },
             { kind: 'attempt', attempt: 2, worker: 'w', started_at: '2026-01-01T09:00:30.000Z', duration_ms: 10000, status_code: null, error: 'timeout: no answer within 10000 ms', response_body: null },
-            ...(id === this.rows[3]!.id
+            ...(id === this.rows[3]?.id
               ? ([
                   { kind: 'reset', actor: 'ada@ops (cli)', at: '2026-01-01T09:30:00.000Z', attempts_before: 2 },
                   { kind: 'attempt', attempt: 3, worker: 'w', started_at: '2026-01-01T09:30:01.000Z', duration_ms: 12, status_code: 503, error: 'receiver answered HTTP 503', response_body: null },
@@ -151,9 +151,11 @@ describe('deliveries view', () => {
     const { source, term } = await start();
     await shows(term, 'DELIVERIES  4 matching · all statuses');
     fits(term);
-    // 80 columns: the job goes first; status stays beside the id; the times are local, with the date when not today.
-    expect(term.text()).toMatch(/d1000000 {2}✗ DEAD\s+5\/5\s+2026-01-01 10:00:00\s+receiver a…\s+https:\/\/hooks\./);
-    expect(term.text()).toMatch(/◐ PENDING\s+2\/5\s+in \d+d\s+receiver a…/);
+    // 80 columns: the job goes first; status stays beside the id; the times are local, with the date when not today;
+    // the error text reads whole and the URL gives way to it (the detail shows it).
+    expect(term.text()).toMatch(/d1000000 {2}✗ DEAD\s+5\/5\s+2026-01-01 10:00:00\s+receiver answered HTTP 503$/m);
+    expect(term.text()).toMatch(/◐ PENDING\s+2\/5\s+in \d+d\s+receiver answered HTTP 503$/m);
+    expect(term.text()).not.toContain('https://');
     await term.press('s', 's', 's');
     await shows(term, '2 matching · status DEAD');
     expect(source.listInputs.at(-1)).toMatchObject({ status: 'DEAD' });
@@ -209,7 +211,7 @@ describe('deliveries view', () => {
     await term.press('y');
     await shows(term, 'delivery d4000000 is due now; a callback worker attempts it at its next poll');
     expect(source.retries).toEqual([{ id: source.rows[3]!.id, actor: 'tui' }]);
-    await shows(term, /◐ PENDING\s+2\/5\s+due now\s+receiver a…/);
+    await shows(term, /◐ PENDING\s+2\/5\s+due now\s+receiver answered HTTP 503$/m);
   });
 
   it('uses the width of a wide terminal: the job, the whole error text and the whole URL at 120 columns; narrow, the status outlives the URL', async () => {
@@ -221,6 +223,55 @@ describe('deliveries view', () => {
     term.stdout.resize(40, 24);
     await shows(term, /d1000000 {2}✗ DEAD/);
     expect(term.text()).not.toContain('https://');
+  });
+
+  it('tells deliveries made in the same minute apart: a UUIDv7 id shows its last 8 characters, in the list and in what the view says', async () => {
+    const { source, term } = await start();
+    await shows(term, '4 matching');
+    // Time-ordered ids: the first 8 characters are the same for every delivery of that minute.
+    source.rows = [
+      { ...delivery(1, 'DEAD'), id: '01a20f22-b355-7e67-8945-5e3d789ac373' },
+      { ...delivery(2, 'DEAD'), id: '01a20f22-b3c5-7422-883d-8c0e9038fb86' },
+    ];
+    source.emit({ type: 'delivery.state', message: 'delivery changed' });
+    await shows(term, '2 matching');
+    expect(term.text()).toMatch(/^ {3}789ac373 {2}✗ DEAD/m);
+    expect(term.text()).toMatch(/^ {3}9038fb86 {2}✗ DEAD/m);
+    await term.press(KEYS.down, 'n');
+    await shows(term, 'delivery 9038fb86 is DEAD: retry now is for PENDING ones');
+    await term.press('r');
+    await shows(term, 'reset 1 DEAD delivery (delivery 9038fb86) to PENDING?');
+    await term.press(KEYS.escape);
+    expect(term.text()).not.toContain('01a20f22');
+  });
+
+  it('gives an unreachable receiver\'s error text the room at 80 columns; at 120 the URL reads whole and the detail header fits', async () => {
+    const { source, term } = await start();
+    await shows(term, '4 matching');
+    const id = '01a20f22-b3c5-7422-883d-8c0e9038fb86';
+    const url = 'https://127.0.0.1:41871/hooks/unreachable';
+    const error = 'connect ECONNREFUSED 127.0.0.1:41871';
+    source.rows = [
+      { ...delivery(1, 'DEAD', url), id, ingest_job_id: 'cd926fe7-b8e2-436c-bce4-16d19f662521', last_status_code: null, last_error: error, finished_at: new Date().toISOString(), signed: false },
+      { ...delivery(3, 'DELIVERED', 'https://127.0.0.1:38923/hooks/describe'), finished_at: new Date().toISOString() },
+    ];
+    source.emit({ type: 'delivery.state', message: 'delivery changed' });
+    await shows(term, '2 matching');
+    fits(term);
+    // The error reads whole (not 12 cells of it beside 15 of a URL); the URL is in the detail.
+    expect(term.text()).toMatch(new RegExp(`^ {3}9038fb86 {2}✗ DEAD {7}5/5 {2}\\d\\d:\\d\\d:\\d\\d {2}${error}$`, 'm'));
+    expect(term.text()).not.toContain('https://127');
+    // Every hint on the bottom line is whole; the rest are in ? help.
+    expect(term.screen().at(-1)).toBe(' ? help  : command  q quit  ↓/j move  Enter attempts  s status  / url  r reset');
+
+    term.stdout.resize(120, 30);
+    await shows(term, new RegExp(`^ {3}9038fb86 {2}✗ DEAD {7}5/5 {2}\\d\\d:\\d\\d:\\d\\d {2}${error} {2}${url}$`, 'm'));
+    await term.press(KEYS.enter);
+    await shows(term, '#2  2026-01-01 09:00:30  no answer');
+    expect(term.screen()).toContain(` ${id} · attempt 5/5 · job cd926fe7`);
+    expect(term.screen()).toContain(`   to ${url} · ingest.succeeded · unsigned`);
+    expect(term.screen().at(-1)).toBe(' ? help  : command  q quit  ↓/j move  Enter attempts  s status  / url  r reset  n retry now');
+    for (const line of term.screen()) expect(Array.from(line).length, line).toBeLessThanOrEqual(120);
   });
 
   it('numbers attempts on across a reset and shows the reset between them, oldest first', async () => {
@@ -303,6 +354,31 @@ describe('jobs view', () => {
     await shows(term, '#2  2026-01-01 09:00:30  no answer');
     expect(term.text()).toContain(`${dead.id} · attempt 5/5 · job j2000000`);
     fits(term);
+  });
+
+  it('shows the whole short id, a time-wide CREATED, as much of the outcome as fits and the whole error in the detail; its hints fit 80 columns', async () => {
+    const { source, term } = await start(jobsView);
+    const error = 'the dataset has no ingested tables yet; upload a file first';
+    const now = new Date().toISOString();
+    source.jobs = [
+      { ...job(), ingest_job_id: 'd6199c45-21ad-4a6e-bb25-6f6bd984463e', job_kind: 'DESCRIBE_PASS', status: 'FAILED', created_at: now, result_json: { error }, callback: null },
+      { ...job(), ingest_job_id: 'cd926fe7-b8e2-436c-bce4-16d19f662521', status: 'SUCCEEDED', created_at: now, result_json: { row_count: 2 } },
+    ];
+    source.emit({ type: 'job.state', message: 'job changed' });
+    await shows(term, 'JOBS  2 in all statuses');
+    fits(term);
+    // The id whole, then the time and the outcome two spaces after it (not 16 cells for an 8-character time).
+    expect(term.text()).toMatch(/^ ID {8}KIND {14}STATUS {7}CREATED {3}OUTCOME$/m);
+    expect(term.text()).toMatch(/^ d6199c45 {2}DESCRIBE_PASS {5}✗ FAILED {5}\d\d:\d\d:\d\d {2}the dataset has no ingested…$/m);
+    expect(term.text()).toMatch(/^ cd926fe7 {2}PARSE_AND_INGEST {2}● SUCCEEDED {2}\d\d:\d\d:\d\d {2}2 rows$/m);
+    expect(term.screen().at(-1)).toBe(' ? help  : command  q quit  ↓/j move  Enter detail  s status  d delivery');
+    await term.press(KEYS.enter);
+    await shows(term, 'callback none');
+    expect(term.text().replace(/\s+/g, ' ')).toContain(`error ${error}`);
+    fits(term);
+    term.stdout.resize(120, 30);
+    await shows(term, new RegExp(`^ d6199c45 {2}DESCRIBE_PASS {5}✗ FAILED {5}\\d\\d:\\d\\d:\\d\\d {2}${error}$`, 'm'));
+    expect(term.screen().at(-1)).toBe(' ? help  : command  q quit  ↓/j move  Enter detail  s status  d delivery  c cancel');
   });
 
   it('says when a job has no delivery to open', async () => {

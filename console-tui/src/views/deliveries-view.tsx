@@ -7,7 +7,7 @@ import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
 import { useNow } from '../shell/use-now.js';
-import { deliveryLabel, triesDetail, triesText } from '@portico/daemon/display';
+import { deliveryLabel, shortId, triesDetail, triesText } from '@portico/daemon/display';
 import { attemptLine, filterText, lastText, plural, STATUS_CYCLE, whenText } from './deliveries-format.js';
 import { lastEventOf, problemText, useControlQuery } from './use-control-query.js';
 import { usePrompt } from './use-prompt.js';
@@ -15,7 +15,6 @@ import { Cells } from './table-cells.js';
 import { ConfirmLine, useConfirm } from './use-confirm.js';
 import type { ViewDefinition, ViewProps } from './view.js';
 
-const ID_WIDTH = 8;
 const REFRESH_MS = 5_000;
 const PAGE = 200;
 
@@ -60,7 +59,7 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs,
         setWanted(d.id);
         setDetail(true);
       },
-      (error: unknown) => !cancelled && setBanner({ tone: 'bad', text: `cannot open delivery ${focus.target.slice(0, 8)}: ${problemText(error)}` }),
+      (error: unknown) => !cancelled && setBanner({ tone: 'bad', text: `cannot open delivery ${shortId(focus.target)}: ${problemText(error)}` }),
     );
     return () => {
       cancelled = true;
@@ -102,7 +101,7 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs,
   const askRetry = (): void => {
     if (!current) return;
     resetQuestion.cancel();
-    const short = current.id.slice(0, 8);
+    const short = shortId(current.id);
     if (current.status === 'DEAD') setBanner({ tone: 'plain', text: `delivery ${short} is DEAD: retry now is for PENDING ones; r resets it` });
     else if (current.status !== 'PENDING') setBanner({ tone: 'plain', text: `delivery ${short} is ${current.status}: retry now is for PENDING ones` });
     else retryQuestion.ask(current);
@@ -111,7 +110,7 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs,
     if (!api) return;
     api.deliveries.retryNow.mutate({ id: pending.id, actor: 'tui' }).then(
       () => {
-        setBanner({ tone: 'good', text: `delivery ${pending.id.slice(0, 8)} is due now; a callback worker attempts it at its next poll` });
+        setBanner({ tone: 'good', text: `delivery ${shortId(pending.id)} is due now; a callback worker attempts it at its next poll` });
         setBump((b) => b + 1);
       },
       (error: unknown) => setBanner({ tone: 'bad', text: `retry failed: ${problemText(error)}` }),
@@ -142,7 +141,7 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs,
         description: 'reset DEAD: the marked deliveries, else the selected one (shows the count, asks y)',
         hint: 'reset',
         daemonAction: true,
-        run: () => (retryQuestion.cancel(), marked.size > 0 ? askReset({ ids: [...marked] }, 'the marked deliveries') : current && askReset({ ids: [current.id] }, `delivery ${current.id.slice(0, 8)}`)),
+        run: () => (retryQuestion.cancel(), marked.size > 0 ? askReset({ ids: [...marked] }, 'the marked deliveries') : current && askReset({ ids: [current.id] }, `delivery ${shortId(current.id)}`)),
       },
       {
         keys: ['R'],
@@ -159,7 +158,8 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs,
 
   const rows = items.map((d) => deliveryCells(d, marked.has(d.id), nowMs));
   const layout = layoutColumns(deliveryColumns(rows), width, { indent: 0 });
-  const detailLines = detail && current ? Math.min(8, Math.max(4, Math.floor(height / 3))) : 0;
+  // The header and the URL line, then the newest attempts.
+  const detailLines = detail && current ? Math.min(9, Math.max(5, Math.floor(height / 3) + 1)) : 0;
   const listHeight = Math.max(1, height - 5 - detailLines);
   const top = Math.max(0, Math.min(index - Math.floor(listHeight / 2), items.length - listHeight));
   const total = query.data?.total ?? 0;
@@ -181,12 +181,9 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs,
       </Box>
       {detailLines > 0 && current ? (
         <Box flexDirection="column" height={detailLines}>
-          <Line
-            width={width}
-            text={` ${current.id} · attempt ${triesDetail(current)} · job ${current.ingest_job_id} · ${current.event_type} · ${current.signed ? 'signed' : 'unsigned'}${current.last_error ? ` · ${current.last_error}` : ''}`}
-            bold
-          />
-          {(detailQuery.data?.attempt_log ?? []).slice(-(detailLines - 1)).map((entry) => (
+          <Line width={width} text={` ${current.id} · attempt ${triesDetail(current)} · job ${shortId(current.ingest_job_id)}`} bold />
+          <Line width={width} text={`   to ${current.callback_url} · ${current.event_type} · ${current.signed ? 'signed' : 'unsigned'}`} />
+          {(detailQuery.data?.attempt_log ?? []).slice(-(detailLines - 2)).map((entry) => (
             <Line key={entry.kind === 'attempt' ? `a${entry.attempt}` : `${entry.kind}${entry.at}`} width={width} text={`   ${attemptLine(entry, nowMs)}`} dim={entry.kind !== 'attempt'} />
           ))}
           {detailQuery.data && detailQuery.data.attempt_log.length === 0 ? <Line width={width} text="   no attempts yet" dim /> : null}
@@ -195,7 +192,7 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs,
       {prompt.text !== null ? (
         <Line width={width} text={` callback URL contains: ${prompt.text}█`} />
       ) : retryQuestion.asking ? (
-        <ConfirmLine question={`retry ${retryQuestion.asking.id.slice(0, 8)} now (next attempt ${whenText(retryQuestion.asking, nowMs)})`} yes="retries" no="keeps the schedule" width={width} />
+        <ConfirmLine question={`retry ${shortId(retryQuestion.asking.id)} now (next attempt ${whenText(retryQuestion.asking, nowMs)})`} yes="retries" no="keeps the schedule" width={width} />
       ) : resetQuestion.asking ? (
         <ConfirmLine question={`reset ${plural(resetQuestion.asking.count, 'DEAD delivery', 'DEAD deliveries')} (${resetQuestion.asking.what}) to PENDING`} yes="resets" no="keeps them" width={width} />
       ) : banner ? (
@@ -209,15 +206,21 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs,
 
 const HEADERS = [' ', 'ID', 'JOB', 'STATUS', 'TRY', 'WHEN', 'LAST', 'URL'];
 const STATUS_COLUMN = 3;
+/** Cells an error text (LAST) is still worth reading at; below it the URL column gives way. */
+const LAST_MIN = 30;
+/** Cells a callback URL is worth showing at (most read whole in it); narrower, the job column and then the URL give way. */
+const URL_MIN = 40;
 
 /** One delivery's row: mark, id, job, status, tries, when, the last outcome with its error, URL. */
 function deliveryCells(d: DeliveryView, marked: boolean, nowMs: number): string[] {
-  return [marked ? '*' : ' ', d.id.slice(0, ID_WIDTH), d.ingest_job_id.slice(0, ID_WIDTH), `${deliveryLabel(d.status).glyph} ${d.status}`, triesText(d), whenText(d, nowMs), lastText(d), d.callback_url];
+  return [marked ? '*' : ' ', shortId(d.id), shortId(d.ingest_job_id), `${deliveryLabel(d.status).glyph} ${d.status}`, triesText(d), whenText(d, nowMs), lastText(d), d.callback_url];
 }
 
 /**
- * The last outcome (with its error text) and the URL share the spare width; narrow, the job
- * goes first, then the URL, tries and time; the status is kept longest, after the id.
+ * The last outcome (with its error text) and the URL share the spare width. Narrow, the job
+ * goes first (the detail names it), then the URL (the detail shows it): the error text is what
+ * an operator needs, so LAST keeps room to be read; then tries and time; the status is kept
+ * longest, after the id.
  */
 function deliveryColumns(rows: readonly string[][]): ColumnSpec[] {
   const column = (i: number): string[] => rows.map((r) => r[i]!);
@@ -229,8 +232,8 @@ function deliveryColumns(rows: readonly string[][]): ColumnSpec[] {
     { header: HEADERS[3]!, cells: [...column(3), '◐ DELIVERED'], keep: 10 },
     { header: HEADERS[4]!, cells: column(4), keep: 4 },
     { header: HEADERS[5]!, cells: column(5), keep: 5 },
-    { header: HEADERS[6]!, cells: column(6), grow: true, min: 8, keep: 6 },
-    { header: HEADERS[7]!, cells: column(7), grow: true, min: 12, keep: 3 },
+    { header: HEADERS[6]!, cells: column(6), grow: true, min: LAST_MIN, keep: 6 },
+    { header: HEADERS[7]!, cells: column(7), grow: true, min: URL_MIN, keep: 3 },
   ];
 }
 

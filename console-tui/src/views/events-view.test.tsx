@@ -53,8 +53,8 @@ describe('events view', () => {
     await screenShows(term, 'EVENTS  4 · following new events');
     fits(term, 80, 24);
     const text = term.text();
-    // What happened first; at 80 columns the origin after it is cut (120 columns show it).
-    expect(text).toMatch(/! warn {3}log {14}callback-worker: callback_attempt_failed ·…/);
+    // What happened first; at 80 columns the origin after it wraps under the message column.
+    expect(text).toMatch(/! warn {3}log {14}callback-worker: callback_attempt_failed ·\n {38}from callback-worker pid 5151\n/);
     const details = text.slice(text.indexOf('↳'));
     // Wrapped onto lines under the warning: every fact is there, the error text included.
     const joined = details.split('\n').slice(0, 4).map((l) => l.trim()).join(' ');
@@ -72,6 +72,27 @@ describe('events view', () => {
     expect(term.text()).toMatch(/↳ id=7c0e3f0e-5b6a-4f7a-9b8e-0c1d2e3f4a5b job_id=a1b2c3d4-0000-4000-8000-000000000001 attempts=2\/5/);
   });
 
+  it('reads a long type whole at 120 columns, and at 80 keeps the state that tells one job event from the next', async () => {
+    const { source, term } = await start({ columns: 120, rows: 30 });
+    const delivery = '01a20f22-b3c5-7422-883d-8c0e9038fb86';
+    source.emit({ type: 'infosessions.keys', message: 'API key key_0bcbc9d69c (partner portal) banned' });
+    for (const state of ['QUEUED', 'RUNNING', 'SUCCEEDED']) source.emit({ type: 'job.state', message: `job ${JOB} PARSE_AND_INGEST ${state}` });
+    source.emit({ type: 'delivery.state', message: `delivery ${delivery} of job ${JOB} DELIVERED (attempt 1)` });
+    await screenShows(term, 'EVENTS  5 · following new events');
+    fits(term, 120, 30);
+    expect(term.text()).toMatch(/· info {3}infosessions\.keys {2}API key key_0bcbc9d69c \(partner portal\) banned$/m);
+    for (const state of ['QUEUED', 'RUNNING', 'SUCCEEDED']) expect(term.text()).toMatch(new RegExp(`job\\.state {10}job ${JOB} PARSE_AND_INGEST ${state}$`, 'm'));
+    // A delivery's message is longer than its column: it goes on under it, its state included.
+    expect(term.text()).toMatch(new RegExp(`delivery ${delivery} of job\\s+${JOB} DELIVERED \\(attempt 1\\)`));
+
+    term.stdout.resize(80, 24);
+    await screenShows(term, /^ TIME {6}LEVEL {4}TYPE {13}MESSAGE$/m);
+    fits(term, 80, 24);
+    const text = term.text();
+    for (const state of ['QUEUED', 'RUNNING', 'SUCCEEDED']) expect(text).toMatch(new RegExp(`· info {3}job\\.state {8}job ${JOB}\\n {38}PARSE_AND_INGEST ${state}\\n`));
+    expect(text).toContain('DELIVERED (attempt 1)');
+  });
+
   it('filters by level with l and by type with t, says what it shows, and x clears both', async () => {
     const { source, term } = await start();
     emitMix(source);
@@ -80,7 +101,7 @@ describe('events view', () => {
     await screenShows(term, 'EVENTS  2 of 4 · level warn, error · all types');
     expect(term.text()).not.toContain('SUCCEEDED');
     expect(term.text()).toContain('callback_attempt_failed');
-    expect(term.text()).toMatch(/✗ error  delivery\.state   delivery 7c0e3f0e/);
+    expect(term.text()).toMatch(/✗ error  delivery\.state\s+delivery\s+7c0e3f0e/);
     await term.press('l');
     await screenShows(term, 'EVENTS  1 of 4 · level error · all types');
     expect(term.text()).not.toContain('callback_attempt_failed');
@@ -89,7 +110,7 @@ describe('events view', () => {
     await screenShows(term, 'EVENTS  1 of 4 · all levels · type config.reloaded');
     await term.press('t', 't');
     await screenShows(term, 'EVENTS  1 of 4 · all levels · type job.state');
-    expect(term.text()).toMatch(/· info {3}job\.state {8}job a1b2c3d4/);
+    expect(term.text()).toMatch(/· info {3}job\.state {2}job a1b2c3d4/);
     await term.press('l', 'l');
     await screenShows(term, 'EVENTS  0 of 4 · level error · type job.state');
     expect(term.text()).toContain('No events match the filter; l and t change it, x clears it.');

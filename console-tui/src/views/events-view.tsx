@@ -1,18 +1,25 @@
-import { useState, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { DaemonEvent } from '@portico/daemon/control';
 import { describeEventFilter, detailsText, eventTypesIn, filterEvents, isFiltered, nextLevelStep, nextType, NO_EVENT_FILTER, originText, type EventFilter } from '@portico/daemon/control/event-filter';
+import { layoutCells, layoutColumns, layoutLine, type ColumnSpec, type TableLayout } from '../format/columns.js';
 import { formatClockOrDate } from '../format/duration.js';
-import { fit, printable, truncate, wrapLines } from '../format/fit.js';
+import { printable, wrapLines } from '../format/fit.js';
 import { labelText, levelLabel } from '../format/state-label.js';
 import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
 import type { ViewDefinition, ViewProps } from './view.js';
 
-const TIME_WIDTH = 8;
-const LEVEL_WIDTH = 7;
-const TYPE_WIDTH = 15;
+const HEADERS = ['TIME', 'LEVEL', 'TYPE', 'MESSAGE'];
+const LEVEL_COLUMN = 1;
+const TYPE_COLUMN = 2;
+const MESSAGE_COLUMN = 3;
+/** A message longer than its column wraps onto this many lines at most (a job's or delivery's state is near its end). */
+const MAX_MESSAGE_LINES = 3;
+/** Narrow, the type column gives up cells (down to these) until the message has MESSAGE_ROOM. */
+const TYPE_MIN = 15;
+const MESSAGE_ROOM = 50;
 /** A warning's details (ids, attempt, target, error) wrap onto at most this many lines under it. */
 const MAX_DETAIL_LINES = 4;
 const DETAIL_INDENT = '    ↳ ';
@@ -26,6 +33,8 @@ const NEXT_DETAILS: Record<DetailsShown, DetailsShown> = { warnings: 'all', all:
 
 interface Row {
   event: DaemonEvent;
+  /** The message wrapped to its column: one line, or more when it is long. */
+  message: string[];
   details: string[];
 }
 
@@ -36,7 +45,13 @@ function EventsView({ live, width, height, keyState, nowMs }: ViewProps): ReactN
   const events = filterEvents(live.events, filter);
   const page = Math.max(1, height - 2);
   const withDetails = (event: DaemonEvent): boolean => detailsShown === 'all' || (detailsShown === 'warnings' && event.level !== 'info');
-  const rows: Row[] = events.map((event) => ({ event, details: withDetails(event) ? detailLines(event, width, page - 1) : [] }));
+  const layout = eventLayout(events, width, nowMs);
+  const messageWidth = layout.widths[MESSAGE_COLUMN]!;
+  const rows: Row[] = events.map((event) => ({
+    event,
+    message: wrapLines(messageText(event), messageWidth, MAX_MESSAGE_LINES),
+    details: withDetails(event) ? detailLines(event, width, page - 1) : [],
+  }));
   const lastTop = firstOfLastPage(rows, page);
   const top = scroll.follow ? lastTop : Math.min(scroll.top, lastTop);
   const visible = fill(rows, top, page);
@@ -70,9 +85,6 @@ function EventsView({ live, width, height, keyState, nowMs }: ViewProps): ReactN
   const filtered = isFiltered(filter);
   const count = filtered ? `${events.length} of ${live.events.length} · ${describeEventFilter(filter)}` : `${events.length}`;
   const where = scroll.follow || top >= lastTop ? 'following new events' : `held at ${top + 1}–${top + visible.length} of ${events.length} · End to follow`;
-  // A date only shows for events of another day; then the column widens for it.
-  const timeWidth = Math.max(TIME_WIDTH, ...visible.map((row) => formatClockOrDate(row.event.at, nowMs).length));
-  const messageWidth = Math.max(0, width - timeWidth - LEVEL_WIDTH - TYPE_WIDTH - 7);
 
   return (
     <Box flexDirection="column" width={width} height={height}>
@@ -80,9 +92,9 @@ function EventsView({ live, width, height, keyState, nowMs }: ViewProps): ReactN
         <Text bold> EVENTS</Text>
         <Text>{`  ${count} · ${where}`}</Text>
       </Text>
-      <Line width={width} text={` ${fit('TIME', timeWidth)}  ${fit('LEVEL', LEVEL_WIDTH)}  ${fit('TYPE', TYPE_WIDTH)}  MESSAGE`} dim />
+      <Line width={width} text={layoutLine(layout, HEADERS).trimEnd()} dim />
       {visible.map((row) => (
-        <EventRow key={row.event.id} row={row} width={width} time={fit(formatClockOrDate(row.event.at, nowMs), timeWidth)} messageWidth={messageWidth} />
+        <EventRow key={row.event.id} row={row} width={width} layout={layout} nowMs={nowMs} />
       ))}
       {live.events.length === 0 ? <Line width={width} text=" No events yet; they appear here as the daemon reports them." dim /> : null}
       {live.events.length > 0 && events.length === 0 ? <Line width={width} text=" No events match the filter; l and t change it, x clears it." dim /> : null}
@@ -90,21 +102,56 @@ function EventsView({ live, width, height, keyState, nowMs }: ViewProps): ReactN
   );
 }
 
-function EventRow({ row, width, time, messageWidth }: { row: Row; width: number; time: string; messageWidth: number }): ReactNode {
+function EventRow({ row, width, layout, nowMs }: { row: Row; width: number; layout: TableLayout; nowMs: number }): ReactNode {
   const { event } = row;
   const level = levelLabel(event.level);
+  const cells = layoutCells(layout, [formatClockOrDate(event.at, nowMs), labelText(level), event.type]).filter((c) => c.column !== MESSAGE_COLUMN);
+  // The message's further lines start under its column.
+  const messageStart = cells.reduce((at, c) => at + c.sep.length + c.text.length, 0) + layout.gap;
   return (
     <>
       <Text wrap="truncate-end">
-        {` ${time}  `}
-        <Tinted tone={level.tone}>{fit(labelText(level), LEVEL_WIDTH)}</Tinted>
-        {`  ${fit(event.type, TYPE_WIDTH)}  ${truncate(messageText(event), messageWidth)}`.trimEnd()}
+        {cells.map((c) => (
+          <Fragment key={c.column}>
+            {c.sep}
+            {c.column === LEVEL_COLUMN ? <Tinted tone={level.tone}>{c.text}</Tinted> : c.text}
+          </Fragment>
+        ))}
+        {`${' '.repeat(layout.gap)}${row.message[0] ?? ''}`.trimEnd()}
       </Text>
+      {row.message.slice(1).map((line, i) => (
+        <Line key={`m${i}`} width={width} text={`${' '.repeat(messageStart)}${line}`} />
+      ))}
       {row.details.map((line, i) => (
         <Line key={i} width={width} text={line} dim />
       ))}
     </>
   );
+}
+
+/**
+ * Time, level, type and message in `width`: the type reads whole when there is room (120
+ * columns); narrow, it keeps TYPE_MIN cells and the message gets the rest, wrapping onto
+ * further lines, so what tells one event from the next (QUEUED, RUNNING, SUCCEEDED: the last
+ * word of a daemon's message) stays on screen.
+ */
+function eventLayout(events: readonly DaemonEvent[], width: number, nowMs: number): TableLayout {
+  const columns: ColumnSpec[] = [
+    // A date only shows for events of another day; then the column widens for it.
+    { header: HEADERS[0]!, cells: ['00:00:00', ...events.map((e) => formatClockOrDate(e.at, nowMs))], keep: 8 },
+    { header: HEADERS[1]!, cells: [labelText(levelLabel('error')), ...events.map((e) => labelText(levelLabel(e.level)))], keep: 7 },
+    { header: HEADERS[2]!, cells: events.map((e) => e.type), grow: true, keep: 1 },
+    { header: HEADERS[3]!, cells: events.map(messageText), grow: true, rest: true, keep: 9 },
+  ];
+  const layout = layoutColumns(columns, width);
+  const type = layout.widths[TYPE_COLUMN]!;
+  const message = layout.widths[MESSAGE_COLUMN]!;
+  const give = Math.min(type - TYPE_MIN, MESSAGE_ROOM - message);
+  if (give <= 0) return layout;
+  const widths = [...layout.widths];
+  widths[TYPE_COLUMN] = type - give;
+  widths[MESSAGE_COLUMN] = message + give;
+  return { ...layout, widths };
 }
 
 /** The message, then the process it came from when another process sharing the database sent it (what happened matters more in 80 columns). */
@@ -120,7 +167,7 @@ function detailLines(event: DaemonEvent, width: number, room: number): string[] 
   return lines.map((line, i) => `${i === 0 ? DETAIL_INDENT : ' '.repeat(DETAIL_INDENT.length)}${line}`);
 }
 
-const rowHeight = (row: Row): number => 1 + row.details.length;
+const rowHeight = (row: Row): number => row.message.length + row.details.length;
 
 /** The first row of the page that ends with the newest event. */
 function firstOfLastPage(rows: readonly Row[], page: number): number {

@@ -5,7 +5,7 @@ import { LiveStore } from '../live/live-store.js';
 import { App } from '../shell/app.js';
 import { FakeSource } from '../testing/fake-source.js';
 import { KEYS, renderInTerminal, type TestTerminal } from '../testing/terminal.js';
-import { infosessionsView } from './infosessions-view.js';
+import { detailLines, infosessionsView } from './infosessions-view.js';
 import { keysView } from './keys-view.js';
 
 function session(id: number, employer: string, date: string, description: string | null = null): SessionView {
@@ -119,6 +119,15 @@ describe('infosessions view', () => {
     expect(term.text()).toContain('at William G. Davis Computer Research Centre, 1301 [DC]');
     expect(term.text()).toContain('Info session to discuss options at Google');
     expect(term.text()).toContain('Co-op Students');
+  });
+
+  it("marks a session's missing website, day, students and audience with the web dashboard's dash", () => {
+    const bare: SessionView = { ...session(5, 'Accenture', '2013-09-05'), website: null, day: null, students: null, audience: null };
+    const lines = detailLines(bare, 80).map((l) => l.text);
+    expect(lines).toContain('web —  ·  —');
+    expect(lines).toContain('2013-09-05 (—)  11:30-13:30');
+    expect(lines).toContain('for —');
+    expect(lines.join('\n')).not.toMatch(/ -( |$)/m);
   });
 
   it('filters on the daemon with / and clears with Esc; q typed in the filter does not quit', async () => {

@@ -45,15 +45,18 @@ function sessionColumns(rows: readonly string[][]): ColumnSpec[] {
   ];
 }
 
+/** What a missing fact shows, the dash the web dashboard shows. */
+const MISSING = '—';
+
 /** Every line of a session's detail at `width`: the facts, then the whole description, nothing cut. */
 export function detailLines(s: SessionView, width: number): Array<{ text: string; bold?: boolean }> {
   const where = [s.building.name, s.building.room].filter(Boolean).join(', ') || 'no building';
   const facts = [
     `${s.employer ?? '(no employer)'}  #${s.id ?? '?'}`,
-    `${s.date ?? 'no date'} (${s.day ?? '-'})  ${sessionTime(s) || 'no time'}`,
+    `${s.date ?? 'no date'} (${s.day ?? MISSING})  ${sessionTime(s) || 'no time'}`,
     `at ${where}${s.building.code ? ` [${s.building.code}]` : ''}`,
-    `web ${s.website ?? '-'}  ·  ${s.students ?? ''}`,
-    `for ${(s.audience ?? []).join(', ') || '-'}`,
+    `web ${s.website ?? MISSING}  ·  ${s.students ?? MISSING}`,
+    `for ${(s.audience ?? []).join(', ') || MISSING}`,
   ];
   const inner = Math.max(1, width - 2);
   return [
