@@ -32,7 +32,7 @@ export interface FileWatcherOptions {
   onError?(error: unknown): void;
 }
 
-export const DEFAULT_DEBOUNCE_MS = 75;
+export const DEFAULT_DEBOUNCE_MS = 50;
 
 export class FileWatcher {
   readonly #onChange: (paths: string[]) => void;
