@@ -141,7 +141,7 @@ describe('terminal console', () => {
     expect(last).toContain('1 cluster · 1 client');
 
     addInventoryBackend(copy);
-    await waitFor(/inventory +STRICT_DNS +● HEALTHY +inventory\.internal:8081/);
+    await waitFor(/inventory +STRICT_DNS +● HEALTHY not checked +inventory\.internal:8081/);
     const second = await nackSecond(stream);
     const v2 = second.version_info;
     await waitFor(new RegExp(`${NODE_ID} +sotw +\\* +${v2.slice(0, 8)} +NACK ${v2.slice(0, 6)} `));
