@@ -5,6 +5,7 @@ import type { ClaimedRow } from './outbox.js';
 import { callbackRigPerTest } from './testing/callback-rig.js';
 import { startReceiver, type TestReceiver } from './testing/https-receiver.js';
 import { seedDeliveries, testWorker } from './testing/ingest-fixture.js';
+import { seeingStatements, withTransactions } from './testing/store-per-test.js';
 
 const BATCH = 5;
 
@@ -20,32 +21,17 @@ function holdingOneClaim(store: Store) {
   const held = new Promise<ClaimedRow[]>((resolve) => (claimHeld = resolve));
   let releaseClaim!: () => void;
   const released = new Promise<void>((resolve) => (releaseClaim = resolve));
-  const counting = (tx: Queryable, count: () => void): Queryable => ({
-    all: (sql, params) => (count(), tx.all(sql, params)),
-    get: (sql, params) => (count(), tx.get(sql, params)),
-    run: (sql, params) => (count(), tx.run(sql, params)),
-    exec: (sql) => (count(), tx.exec(sql)),
+  const wrapped = withTransactions(store, async <T,>(fn: (tx: Queryable) => Promise<T>) => {
+    const eligible = armed;
+    let statements = 0;
+    const result = await store.transaction((tx) => fn(seeingStatements(tx, () => (statements += 1))));
+    if (eligible && !taken && statements === 1) {
+      taken = true;
+      claimHeld(result as ClaimedRow[]);
+      await released;
+    }
+    return result;
   });
-  const wrapped: Store = {
-    kind: store.kind,
-    location: store.location,
-    all: (sql, params) => store.all(sql, params),
-    get: (sql, params) => store.get(sql, params),
-    run: (sql, params) => store.run(sql, params),
-    exec: (sql) => store.exec(sql),
-    transaction: async <T,>(fn: (tx: Queryable) => Promise<T>) => {
-      const eligible = armed;
-      let statements = 0;
-      const result = await store.transaction((tx) => fn(counting(tx, () => (statements += 1))));
-      if (eligible && !taken && statements === 1) {
-        taken = true;
-        claimHeld(result as ClaimedRow[]);
-        await released;
-      }
-      return result;
-    },
-    close: () => store.close(),
-  };
   return { store: wrapped, armClaim: () => (armed = true), held, releaseClaim };
 }
 

@@ -8,6 +8,7 @@ import type { OutboxRow } from './records.js';
 import { callbackRigPerTest } from './testing/callback-rig.js';
 import type { TestReceiver } from './testing/https-receiver.js';
 import { seedDeliveries, testWorker } from './testing/ingest-fixture.js';
+import { seeingStatements, withTransactions } from './testing/store-per-test.js';
 
 /**
  * The store as the worker sees it, counting the transactions that write attempts (claims alone,
@@ -16,31 +17,15 @@ import { seedDeliveries, testWorker } from './testing/ingest-fixture.js';
 function countingTransactions(store: Store): { store: Store; transactions: () => number } {
   let transactions = 0;
   const writesAttempts = (sql: string): boolean => sql.includes('INSERT INTO ingest_callback_attempts');
-  const counted: Store = {
-    kind: store.kind,
-    location: store.location,
-    all: (sql, params) => store.all(sql, params),
-    get: (sql, params) => store.get(sql, params),
-    run: (sql, params) => store.run(sql, params),
-    exec: (sql) => store.exec(sql),
-    transaction: <T,>(fn: (tx: Queryable) => Promise<T>) => {
-      let counted = false;
-      const count = (sql: string): void => {
-        if (counted || !writesAttempts(sql)) return;
-        counted = true;
-        transactions += 1;
-      };
-      return store.transaction((tx) =>
-        fn({
-          all: (sql, params) => (count(sql), tx.all(sql, params)),
-          get: (sql, params) => (count(sql), tx.get(sql, params)),
-          run: (sql, params) => (count(sql), tx.run(sql, params)),
-          exec: (sql) => (count(sql), tx.exec(sql)),
-        }),
-      );
-    },
-    close: () => store.close(),
-  };
+  const counted = withTransactions(store, <T,>(fn: (tx: Queryable) => Promise<T>) => {
+    let counted = false;
+    const count = (sql: string): void => {
+      if (counted || !writesAttempts(sql)) return;
+      counted = true;
+      transactions += 1;
+    };
+    return store.transaction((tx) => fn(seeingStatements(tx, count)));
+  });
   return { store: counted, transactions: () => transactions };
 }
 
