@@ -145,6 +145,16 @@ describe('portico daemon', () => {
     }
   });
 
+  it('keeps serving when the reader of its stdout goes away (EPIPE), says so on stderr, and still stops cleanly', async () => {
+    const d = await daemon();
+    d.closeStdout();
+    // Each request writes an access line to the closed stdout.
+    for (let i = 0; i < 20; i += 1) await (await fetch(`${d.gatewayUrl}/`)).arrayBuffer();
+    await expect.poll(() => d.logs(), { timeout: 10_000 }).toContain('portico: standard output was closed (EPIPE); log lines written there are dropped from now on');
+    expect((await controlQuery(d, 'system.status', d.token)).status).toBe(200);
+    expect(await d.stop('SIGTERM')).toBe(0);
+  });
+
   it('reports a port already in use, naming the component, and exits 1', async () => {
     const port = await freePort();
     const blocker = createServer().listen(port, '127.0.0.1');

@@ -10,6 +10,7 @@ import { PostgresStore, quoteIdent } from '../daemon/src/store/postgres-store.js
 import { SqliteStore } from '../daemon/src/store/sqlite-store.js';
 import { TEST_POSTGRES_URL } from '../daemon/src/store/testing/databases.js';
 import type { Store } from '../daemon/src/store/types.js';
+import { DAEMON_NODE_FLAGS } from '../scripts/daemon-node-flags.mjs';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const PORTICO_BIN = join(REPO_ROOT, 'daemon', 'bin', 'portico.js');
@@ -85,6 +86,8 @@ export interface DaemonHandle {
   dispose(): Promise<void>;
   /** Resolves when the exit happens (for failing starts). */
   exited(): Promise<number | null>;
+  /** Closes the reading end of the daemon's stdout, as a log reader that went away does (stderr is still read). */
+  closeStdout(): void;
 }
 
 /** Starts `portico daemon` as a child process on free ports with its own data dir. */
@@ -101,7 +104,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<DaemonHandl
 
   const launch = async (): Promise<void> => {
     output = '';
-    const proc = spawn(process.execPath, [PORTICO_BIN, 'daemon', ...(opts.args ?? [])], {
+    // With the Node flags `npm start` and the service file give it: the tests run the daemon as it runs.
+    const proc = spawn(process.execPath, [...DAEMON_NODE_FLAGS, PORTICO_BIN, 'daemon', ...(opts.args ?? [])], {
       cwd: REPO_ROOT,
       env: {
         ...process.env,
@@ -146,6 +150,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<DaemonHandl
     pid: () => child?.pid,
     logs: () => output,
     exited: () => exit,
+    closeStdout: () => child?.stdout?.destroy(),
     async stop(signal = 'SIGTERM', timeoutMs = 15_000) {
       if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
       child.kill(signal);

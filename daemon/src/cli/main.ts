@@ -1,3 +1,4 @@
+import { tolerateClosedOutput } from '../core/closed-output.js';
 import { UsageError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
 import { runConfigCommand } from './commands/config.js';
@@ -40,6 +41,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
 
 /** Runs the CLI; resolves with the exit code (2 for usage errors). */
 export async function main(argv: string[]): Promise<number> {
+  tolerateClosedOutput();
   const [command, ...rest] = argv;
   try {
     if (command === undefined) {
