@@ -105,4 +105,19 @@ describe('FileWatcher', () => {
     await other.close();
     expect(calls.filter((c) => c.includes('b.csv'))).toEqual([['b.csv']]);
   });
+
+  it('starts at once when no watched file has a directory yet (chokidar given no path never gets ready), and watches once one is named', async () => {
+    const missing = join(dir, 'not-yet', 'data.csv');
+    // The daemon awaited this at start: before, it never resolved and the start hung.
+    await watcher.update({ files: [missing] });
+    expect(watcher.watching).toEqual([missing]);
+    mkdirSync(join(dir, 'not-yet'));
+    writeFileSync(missing, 'created');
+    const present = join(dir, 'present.csv');
+    writeFileSync(present, '');
+    await watcher.update({ files: [missing, present] });
+    writeFileSync(present, 'changed');
+    await expect.poll(() => calls.flat()).toContain('present.csv');
+  });
 });
+

@@ -72,6 +72,14 @@ export class FileWatcher {
     const same = wanted.size === this.#watchedDirectories.size && [...wanted].every((d) => this.#watchedDirectories.has(d));
     if (this.#closed || (same && this.#watcher)) return;
     this.#watchedDirectories = wanted;
+    if (wanted.size === 0) {
+      // Nothing that exists to watch (every file's directory is missing): chokidar given no path
+      // never reports ready, so there is no watcher until a later update names one that exists.
+      const old = this.#watcher;
+      this.#watcher = null;
+      await old?.close();
+      return;
+    }
     // chokidar emits `ready` once per watcher, so a changed set gets a new watcher; the old
     // one closes only after the new one is ready, so no save in between goes unseen.
     const next = watch([...wanted], { ignoreInitial: true, depth: 0, atomic: true });
