@@ -61,4 +61,16 @@ describe('control client', () => {
     await expect.poll(() => states.at(-1)?.kind).toBe('refused');
     await client.close();
   });
+
+  it("says the link is refused from the server's answer to the connection itself, with no call on it", async () => {
+    daemon = await startTestDaemon();
+    const client = createControlClient({ url: daemon.url, token: 'wrong' });
+    const states: LinkState[] = [];
+    client.watchLink((s) => states.push(s));
+    // Opens the socket without a call: the server's refusal is an error for no call, then a close.
+    void client.subscriptions;
+    await expect.poll(() => states.at(-1)?.kind, { timeout: 10_000 }).toBe('refused');
+    expect(states.at(-1)).toMatchObject({ problem: { code: 'unauthorized' } });
+    await client.close();
+  });
 });

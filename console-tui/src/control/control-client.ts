@@ -1,7 +1,7 @@
 import { createTRPCClient, createWSClient, httpBatchLink, wsLink, type TRPCWebSocketClient } from '@trpc/client';
 import type { AppRouter, ConfigStatus, DaemonEvent, SystemStatus } from '@portico/daemon/control';
 import WebSocket from 'ws';
-import { toControlProblem } from './control-problem.js';
+import { type ControlProblem, toControlProblem } from './control-problem.js';
 import type { ControlSource, EventObserver, LinkState } from './control-source.js';
 import { controlEndpoints } from './endpoints.js';
 
@@ -36,12 +36,17 @@ export function createControlClient({ url, token, retryDelayMs = defaultRetryDel
     for (const listener of linkListeners) listener(state);
   }
 
+  function refuse(problem: ControlProblem): void {
+    refused = { kind: 'refused', problem };
+    setLink(refused);
+  }
+
   function live(): NonNullable<typeof socket> {
     if (socket) return socket;
     const ws = createWSClient({
       url: endpoints.wsUrl,
       // Node 20 has no global WebSocket; `ws` implements the same interface.
-      WebSocket: WebSocket as unknown as typeof globalThis.WebSocket,
+      WebSocket: socketNoticingRefusal(refuse) as unknown as typeof globalThis.WebSocket,
       connectionParams: { token },
       retryDelayMs,
       // A daemon that hangs (or a dropped SSH tunnel) keeps the socket open; pings notice it.
@@ -84,10 +89,7 @@ export function createControlClient({ url, token, retryDelayMs = defaultRetryDel
         },
         onError(error: unknown) {
           const problem = toControlProblem(error);
-          if (problem.code === 'unauthorized') {
-            refused = { kind: 'refused', problem };
-            setLink(refused);
-          }
+          if (problem.code === 'unauthorized') refuse(problem);
           observer.onError(problem);
         },
       });
@@ -106,3 +108,31 @@ export function createControlClient({ url, token, retryDelayMs = defaultRetryDel
     },
   };
 }
+
+/**
+ * A `ws` WebSocket that notices the server refusing the token. The server answers a bad token
+ * with an error for no call (`"id": null`) and closes the socket; tRPC's client drops that
+ * message, and a subscription sent just after it gets no answer at all (the socket is gone), so
+ * without this a refusal could look like a lost link, retried for ever.
+ */
+function socketNoticingRefusal(onRefused: (problem: ControlProblem) => void): new (url: string) => WebSocket {
+  return class extends WebSocket {
+    constructor(url: string) {
+      super(url);
+      this.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
+        if (isBinary) return;
+        const text = data.toString();
+        if (!text.startsWith('{"id":null')) return;
+        try {
+          const message = JSON.parse(text) as { id: null; error?: unknown };
+          if (message.error === undefined) return;
+          const problem = toControlProblem(message.error);
+          if (problem.code === 'unauthorized') onRefused(problem);
+        } catch {
+          // Not JSON: tRPC's own handler reports it.
+        }
+      });
+    }
+  };
+}
+
