@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresReachable } from '../daemon/src/store/testing/databases.js';
-import { controlQuery, daemonDatabase, freePort, runPortico, startDaemon, type DaemonHandle } from './harness.js';
+import { controlQuery, daemonDatabase, freePort, runPortico, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
 
 interface Status {
   mode: string;
@@ -142,6 +142,50 @@ describe('portico daemon', () => {
       // Exit 0 means every component stopped within PORTICO_SHUTDOWN_TIMEOUT (1 otherwise).
       expect(await d.stop(signal)).toBe(0);
       expect(d.logs()).toMatch(/component stopped[\s\S]*\bstopped\b/);
+    }
+  });
+
+  it('a stop signal while starting is acknowledged at once; the component starting finishes, the rest never start, and it stops cleanly', async () => {
+    if (!(await postgresReachable())) return;
+    const database = await daemonDatabase('postgres');
+    // The store's connection goes through a proxy that holds it until released: the store
+    // component is still starting when the signal comes.
+    const target = new URL(database.env.PORTICO_DATABASE_URL!);
+    const held: Array<{ client: Socket; release(): void }> = [];
+    const proxy = createServer((client) => {
+      client.pause();
+      held.push({
+        client,
+        release() {
+          const upstream = connect(Number(target.port || 5432), target.hostname);
+          client.pipe(upstream).pipe(client);
+          client.resume();
+          client.on('error', () => upstream.destroy());
+          upstream.on('error', () => client.destroy());
+        },
+      });
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => proxy.once('listening', r));
+    try {
+      const url = new URL(target);
+      url.port = String((proxy.address() as { port: number }).port);
+      const d = await daemon({ env: { ...database.env, PORTICO_DATABASE_URL: url.toString() }, noWait: true });
+      await waitUntil(() => held.length > 0, 20_000, () => `the store never connected:\n${d.logs()}`);
+      process.kill(d.pid()!, 'SIGTERM');
+      await waitUntil(() => d.logs().includes('SIGTERM while starting'), 10_000, () => `no word of the signal while starting:\n${d.logs()}`);
+      for (const h of held.splice(0)) h.release();
+      // Connections the pool opens after the release go straight through.
+      proxy.on('connection', () => held.splice(0).forEach((h) => h.release()));
+      expect(await d.exited()).toBe(0);
+      const logs = d.logs();
+      expect(logs).not.toContain('ready: ');
+      expect(logs).toMatch(/SIGTERM while starting[\s\S]*\bstopping\b[\s\S]*\bstopped\b/);
+      // Only the store ran: no other component started, so none had to stop.
+      expect(logs.match(/component stopped/g) ?? []).toHaveLength(1);
+    } finally {
+      proxy.close();
+      for (const h of held) h.client.destroy();
+      await database.drop();
     }
   });
 

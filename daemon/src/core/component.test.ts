@@ -30,6 +30,16 @@ describe('ComponentHost', () => {
     expect(log).toEqual(['start store', 'start control', 'start gateway', 'stop gateway', 'stop control', 'stop store']);
   });
 
+  it('starts no further component once a stop is asked for, and stops only those that run', async () => {
+    const log: string[] = [];
+    const host = new ComponentHost(quiet);
+    for (const n of ['store', 'control', 'gateway']) host.register(recorder(log, n));
+    expect(await host.startAll(() => log.includes('start store'))).toBe(false);
+    expect(host.statuses().map((s) => s.state)).toEqual(['running', 'registered', 'registered']);
+    expect(await host.stopAll(1000)).toBe(true);
+    expect(log).toEqual(['start store', 'stop store']);
+  });
+
   it('registers a component before a named one so it starts earlier and stops later', async () => {
     const log: string[] = [];
     const host = new ComponentHost(quiet);

@@ -60,8 +60,15 @@ export class ComponentHost {
     return this.#entries.map((e) => ({ ...e.status }));
   }
 
-  async startAll(): Promise<void> {
+  /**
+   * Starts the components in order; the first that fails stops those already running and
+   * throws. Resolves false when `stopRequested` turned true before every component started.
+   */
+  async startAll(stopRequested: () => boolean = () => false): Promise<boolean> {
     for (const entry of this.#entries) {
+      // A stop asked for while starting: the component starting finished its start; the rest stay
+      // registered and are never started, so stopAll stops only what runs.
+      if (stopRequested()) return false;
       this.#set(entry, 'starting', null);
       try {
         await entry.component.start();
@@ -73,6 +80,7 @@ export class ComponentHost {
       }
       this.#set(entry, 'running', entry.component.describe?.() ?? null);
     }
+    return true;
   }
 
   /** Tells every running component that shutdown began (see Component.drain). */

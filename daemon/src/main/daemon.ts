@@ -125,8 +125,9 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
 
   logger.info('portico starting', { version: VERSION, mode, pid: process.pid, data_dir: settings.dataDir, config: config.files });
   const stopping = waitForStopSignal(logger);
+  let complete: boolean;
   try {
-    await host.startAll();
+    complete = await host.startAll(() => stopping.requested);
   } catch (error) {
     const named = error instanceof StartupError ? error.message : `daemon: ${String(error)}`;
     logger.error(`cannot start: ${named}`);
@@ -134,8 +135,11 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
     marker.release();
     return 1;
   }
-  events.publish({ type: 'daemon.started', message: `portico ${VERSION} started in mode ${mode}` });
-  logger.info(`ready: web dashboard and control API at ${control.url} (sign in with the token in ${settings.controlToken ? 'PORTICO_CONTROL_TOKEN' : `${settings.dataDir}/control.token`})`);
+  stopping.started();
+  if (complete) {
+    events.publish({ type: 'daemon.started', message: `portico ${VERSION} started in mode ${mode}` });
+    logger.info(`ready: web dashboard and control API at ${control.url} (sign in with the token in ${settings.controlToken ? 'PORTICO_CONTROL_TOKEN' : `${settings.dataDir}/control.token`})`);
+  }
 
   const signal = await stopping.signal;
   events.publish({ type: 'daemon.stopping', message: `stopping on ${signal}` });
@@ -149,17 +153,33 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
   return clean ? 0 : 1;
 }
 
-/** Resolves with the first SIGINT/SIGTERM; a second one exits at once. */
-function waitForStopSignal(logger: Logger): { signal: Promise<NodeJS.Signals>; dispose(): void } {
+interface StopSignal {
+  /** The first SIGINT/SIGTERM. */
+  readonly signal: Promise<NodeJS.Signals>;
+  /** True once the first signal came. */
+  readonly requested: boolean;
+  /** Start is over: a signal from now on is an ordinary stop. */
+  started(): void;
+  dispose(): void;
+}
+
+/**
+ * Resolves with the first SIGINT/SIGTERM; a second one exits at once. A signal while the
+ * components are starting says so at once: the component starting then finishes its start,
+ * the rest are not started, and everything running stops as after any signal.
+ */
+function waitForStopSignal(logger: Logger): StopSignal {
   let onSignal: (s: NodeJS.Signals) => void = () => {};
+  let requested = false;
+  let starting = true;
   const signal = new Promise<NodeJS.Signals>((resolve) => {
-    let received = false;
     onSignal = (s) => {
-      if (received) {
+      if (requested) {
         logger.warn(`second ${s}: exiting now`);
         process.exit(1);
       }
-      received = true;
+      requested = true;
+      if (starting) logger.info(`${s} while starting: the component starting now finishes its start, the rest are not started, then the daemon stops (${s} again exits at once)`, { signal: s });
       resolve(s);
     };
   });
@@ -167,6 +187,12 @@ function waitForStopSignal(logger: Logger): { signal: Promise<NodeJS.Signals>; d
   process.on('SIGTERM', onSignal);
   return {
     signal,
+    get requested() {
+      return requested;
+    },
+    started() {
+      starting = false;
+    },
     dispose() {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
