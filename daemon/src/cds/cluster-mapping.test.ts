@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clusterInputs } from './catalog.js';
-import { statusRanges } from './cluster-mapping.js';
+import { type ClusterBackend, type ClusterInput, clusterKey, mapCluster, statusRanges } from './cluster-mapping.js';
+import type { HealthConfig } from '../gateway/config/model.js';
 import { loadCdsTypes, UPSTREAM_TLS_TYPE_URL } from './proto-root.js';
 import { buildSnapshot, ClusterEncodings } from './snapshot.js';
 import { configFile, decodeCluster, loadConfig } from './testing/cds-fixture.js';
@@ -160,6 +161,74 @@ server {
     expect(second.byName.get('b')!.version).not.toBe(first.byName.get('b')!.version);
     expect(second.resources.map((r) => [r.name, r.version, Buffer.from(r.any).toString('hex')])).toEqual(fresh.resources.map((r) => [r.name, r.version, Buffer.from(r.any).toString('hex')]));
     expect(second.version).toBe(fresh.version);
+  });
+
+  describe('the key that finds an unchanged cluster', () => {
+    const health: HealthConfig = { expectedStatus: [200], expectedText: null, failureThreshold: 2, headers: {}, interval: 10_000, path: '/healthz', timeout: 2_000 };
+    const backend: ClusterBackend = {
+      name: 'api',
+      origin: 'https://api.example.com',
+      anonymous: false,
+      useWhenUnhealthy: false,
+      connectTimeout: 10_000,
+      hostname: null,
+      maxConnections: 0,
+      http2: false,
+      caFile: null,
+      disableCertificateValidation: false,
+      health,
+    };
+    const base: ClusterInput = { backend, health: 'unknown', defaultCaFile: null };
+    const form = (input: ClusterInput): string => {
+      const mapped = mapCluster(types, input);
+      return JSON.stringify(mapped, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value));
+    };
+    // One changed value per field mapCluster can see: the Record makes a new field of
+    // ClusterBackend fail to compile here until it has a variant, so the key cannot miss it.
+    const backendVariants: { [K in keyof ClusterBackend]-?: ClusterBackend[K] } = {
+      name: 'other',
+      origin: 'https://api.example.com:8443',
+      anonymous: true,
+      useWhenUnhealthy: true,
+      connectTimeout: 2_500,
+      hostname: { kind: 'static', value: 'sni.example.com' },
+      maxConnections: 10,
+      http2: true,
+      caFile: '/etc/ssl/ca.pem',
+      disableCertificateValidation: true,
+      health: null,
+    };
+    const healthVariants: { [K in keyof HealthConfig]-?: HealthConfig[K] } = {
+      expectedStatus: [200, 204],
+      expectedText: 'ok',
+      failureThreshold: 5,
+      headers: { authorization: 'Bearer secret' },
+      interval: 30_000,
+      path: '/ready',
+      timeout: 1_000,
+    };
+    const variants: [string, ClusterInput][] = [
+      ...Object.entries(backendVariants).map(([field, value]): [string, ClusterInput] => [field, { ...base, backend: { ...backend, [field]: value } }]),
+      ...Object.entries(healthVariants).map(([field, value]): [string, ClusterInput] => [`health.${field}`, { ...base, backend: { ...backend, health: { ...health, [field]: value } } }]),
+      ['input.health', { ...base, health: 'unhealthy' }],
+      ['input.defaultCaFile', { ...base, defaultCaFile: '/etc/ssl/default.pem' }],
+    ];
+
+    it.each(variants)('a different %s gives a different key exactly when the cluster differs', (_field, variant) => {
+      expect(clusterKey(variant) !== clusterKey(base)).toBe(form(variant) !== form(base));
+    });
+
+    it('health-check headers (never published, possibly credentials) are not part of the key', () => {
+      const variant = { ...base, backend: { ...backend, health: { ...health, headers: { authorization: 'Bearer secret' } } } };
+      expect(clusterKey(variant)).toBe(clusterKey(base));
+      expect(clusterKey(variant)).not.toContain('secret');
+    });
+
+    it('a hostname given by an expression is not static text: its cluster and key are those of no hostname', () => {
+      const variant: ClusterInput = { ...base, backend: { ...backend, hostname: { kind: 'expr', expr: {} as never } } };
+      expect(form(variant)).toBe(form(base));
+      expect(clusterKey(variant)).toBe(clusterKey(base));
+    });
   });
 });
 

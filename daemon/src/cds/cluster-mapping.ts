@@ -4,9 +4,18 @@ import type { BackendConfig, HealthConfig } from '../gateway/config/model.js';
 import type { CdsTypes } from './proto-root.js';
 import { UPSTREAM_TLS_TYPE_URL } from './proto-root.js';
 
+/**
+ * The fields of a backend a cluster is built from. `mapCluster` sees only these, and
+ * `clusterKey` covers each of them, so equal keys always mean equal clusters.
+ */
+export type ClusterBackend = Pick<
+  BackendConfig,
+  'name' | 'origin' | 'anonymous' | 'useWhenUnhealthy' | 'connectTimeout' | 'hostname' | 'maxConnections' | 'http2' | 'caFile' | 'disableCertificateValidation' | 'health'
+>;
+
 /** What one cluster is built from: a backend of the active config and its live health. */
 export interface ClusterInput {
-  readonly backend: BackendConfig;
+  readonly backend: ClusterBackend;
   readonly health: BackendHealth['state'];
   /** `settings.ca_file` of the config, used when the backend has no ca_file of its own. */
   readonly defaultCaFile: string | null;
@@ -44,6 +53,31 @@ const HEALTH_STATUS: Record<BackendHealth['state'], EndpointHealthStatus> = {
 };
 
 export const TLS_TRANSPORT_SOCKET = 'envoy.transport_sockets.tls';
+
+/**
+ * Everything `mapCluster` reads from an input, as one string: a reload finds an unchanged
+ * cluster's encoding by it without mapping the backend again. Health-check headers are left
+ * out (never published, and they may carry credentials).
+ */
+export function clusterKey(input: ClusterInput): string {
+  const b = input.backend;
+  const h = b.health;
+  return JSON.stringify([
+    b.name,
+    b.origin,
+    b.anonymous,
+    b.useWhenUnhealthy,
+    b.connectTimeout,
+    staticText(b.hostname),
+    b.maxConnections,
+    b.http2,
+    b.caFile,
+    b.disableCertificateValidation,
+    h && [h.timeout, h.interval, h.failureThreshold, h.path, h.expectedStatus],
+    input.health,
+    input.defaultCaFile,
+  ]);
+}
 
 /**
  * A backend as an Envoy v2 Cluster: the label is the name; an IP-literal origin is STATIC,
@@ -148,7 +182,7 @@ function duration(ms: number): { seconds: number; nanos: number } {
   return { seconds: Math.floor(ms / 1000), nanos: Math.round((ms % 1000) * 1_000_000) };
 }
 
-function staticText(value: BackendConfig['hostname']): string | null {
+function staticText(value: ClusterBackend['hostname']): string | null {
   return value?.kind === 'static' && value.value !== '' ? value.value : null;
 }
 

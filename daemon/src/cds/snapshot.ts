@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import protobuf from 'protobufjs';
-import { type ClusterInput, type ClusterSummary, mapCluster } from './cluster-mapping.js';
+import { type ClusterInput, clusterKey, type ClusterSummary, mapCluster } from './cluster-mapping.js';
 import { CLUSTER_TYPE_URL, type CdsTypes } from './proto-root.js';
 
 /** One cluster of a snapshot, encoded once and shared by every stream. */
@@ -28,23 +28,30 @@ export interface ClusterSnapshot {
 interface EncodedCluster {
   readonly version: string;
   readonly any: Uint8Array;
+  readonly summary: ClusterSummary;
 }
 
 /**
- * The encodings of the clusters of the last build, by their proto form as JSON: a reload that
- * changes one backend of 10,000 encodes and hashes one cluster, not 10,000. Holds only what the
- * last build used, so it stays the size of the current snapshot.
+ * The clusters of the last build, encoded, by `clusterKey` of their input: a reload that
+ * changes one backend of 10,000 maps, encodes and hashes one cluster, not 10,000. Holds only
+ * what the last build used, so it stays the size of the current snapshot. Null: a backend
+ * without a cluster (url-only).
  */
 export class ClusterEncodings {
-  #last = new Map<string, EncodedCluster>();
-  #next = new Map<string, EncodedCluster>();
+  #last = new Map<string, EncodedCluster | null>();
+  #next = new Map<string, EncodedCluster | null>();
 
-  encode(types: CdsTypes, proto: Record<string, unknown>): EncodedCluster {
-    const key = JSON.stringify(proto);
-    let encoded = this.#next.get(key) ?? this.#last.get(key);
-    if (!encoded) {
-      const cluster = types.Cluster.encode(types.Cluster.fromObject(proto)).finish();
-      encoded = { version: hash(cluster).slice(0, 16), any: encodeAny(CLUSTER_TYPE_URL, cluster) };
+  encode(types: CdsTypes, input: ClusterInput): EncodedCluster | null {
+    const key = clusterKey(input);
+    let encoded = this.#last.get(key);
+    if (encoded === undefined) {
+      const mapped = mapCluster(types, input);
+      if (mapped) {
+        const cluster = types.Cluster.encode(types.Cluster.fromObject(mapped.proto)).finish();
+        encoded = { version: hash(cluster).slice(0, 16), any: encodeAny(CLUSTER_TYPE_URL, cluster), summary: mapped.summary };
+      } else {
+        encoded = null;
+      }
     }
     this.#next.set(key, encoded);
     return encoded;
@@ -62,13 +69,12 @@ export function buildSnapshot(types: CdsTypes, inputs: readonly ClusterInput[], 
   const resources: SnapshotResource[] = [];
   const skipped: string[] = [];
   for (const input of inputs) {
-    const mapped = mapCluster(types, input);
-    if (!mapped) {
+    const encoded = encodings.encode(types, input);
+    if (!encoded) {
       skipped.push(input.backend.name);
       continue;
     }
-    const { version, any } = encodings.encode(types, mapped.proto);
-    resources.push({ name: mapped.summary.name, version, summary: mapped.summary, any });
+    resources.push({ name: encoded.summary.name, version: encoded.version, summary: encoded.summary, any: encoded.any });
   }
   encodings.settle();
   resources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
