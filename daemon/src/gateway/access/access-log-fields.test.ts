@@ -33,4 +33,35 @@ definitions {
     // Refused: no request.context.ba yet, so `who` is null; the fields are still logged.
     expect(accessLines(gw).at(-1)?.['custom']).toEqual({ who: null, via: 'ba', where: 'endpoint' });
   });
+
+  it("a control's fields that fail to evaluate log an error record with the request's uid, as a block's do; the request is not affected", async () => {
+    const gw = await startAccessGateway({
+      'portico.hcl': `server {
+  hosts = ["*:0"]
+  endpoint "/p" {
+    access_control = ["ba"]
+    response {
+      body = "ok"
+    }
+  }
+}
+definitions {
+  basic_auth "ba" {
+    user = "ops"
+    password = "s3cret"
+    custom_log_fields = { n = to_number(request.headers.x-n) }
+  }
+}
+`,
+    });
+    const res = await fetch(gw.url('/p'), { headers: { authorization: basic('ops', 's3cret'), 'x-n': 'not a number' } });
+    expect(res.status).toBe(200);
+    const uid = res.headers.get('gateway-request-id');
+    expect(uid).toBeTruthy();
+    const errors = gw.records.filter((r) => r.type === 'gateway_daemon');
+    expect(errors.map((r) => [r.level, r['uid'], String(r['message']).replace(/:.*$/, '')])).toEqual([['error', uid, 'custom_log_fields of access control "ba"']]);
+    expect(accessLines(gw).find((r) => r['uid'] === uid)).toMatchObject({ status: 200 });
+    expect(gw.warnings).toEqual([]);
+  });
 });
+

@@ -11,12 +11,14 @@ import { oidcControl } from './oauth2/oidc-control.js';
 import { samlControl } from './saml-control.js';
 
 export interface AccessSetOptions {
-  /** Told of configuration problems met while serving (a permissions claim of the wrong type). */
-  readonly warn?: (message: string) => void;
+  /** Told of configuration problems met while serving (a permissions claim of the wrong type), with the request's id. */
+  readonly warn?: (message: string, uid: string) => void;
+  /** Told of a control's custom_log_fields that failed to evaluate (`of` names the control), with the request's id. */
+  readonly fieldsError?: (uid: string, error: GatewayError, of: string) => void;
 }
 
 /** The access controls of one configuration, built when it is applied. */
-export function createAccessControlSet(config: GatewayConfig, backends: BackendSet, { warn = () => undefined }: AccessSetOptions = {}): AccessControlSet {
+export function createAccessControlSet(config: GatewayConfig, backends: BackendSet, { warn = () => undefined, fieldsError = () => undefined }: AccessSetOptions = {}): AccessControlSet {
   const checks = new Map<string, AccessCheck>();
   const jwts = new Map<string, JwtControl>();
   const logins = new Map<string, LoginCheck>();
@@ -40,7 +42,7 @@ export function createAccessControlSet(config: GatewayConfig, backends: BackendS
   const addLogFields = (label: string, scope: RequestScope, log: AccessLogFields): void => {
     const fields = config.accessControls[label]?.customLogFields ?? [];
     if (fields.length === 0) return;
-    const values = evalCustomLogFields(fields, scope, (error) => warn(`custom_log_fields of access control "${label}": ${error.detail}`));
+    const values = evalCustomLogFields(fields, scope, (error) => fieldsError(scope.request.id, error, `access control "${label}"`));
     log.custom = { ...(log.custom ?? {}), ...values };
   };
   const privateCache = new Map<readonly string[], boolean>();

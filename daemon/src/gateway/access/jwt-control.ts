@@ -22,7 +22,7 @@ export interface JwtControl extends AccessCheck {
  * and the permissions of its permissions and roles claims. A token read from the
  * Authorization header gets the Bearer challenge on failure.
  */
-export function jwtControl(config: JwtConfig, backends: BackendSet, warn: (message: string) => void): JwtControl {
+export function jwtControl(config: JwtConfig, backends: BackendSet, warn: (message: string, uid: string) => void): JwtControl {
   const jwks = config.jwks ? new JwksCache({ fetch: (signal: AbortSignal) => fetchKeySet(config, backends, signal), ttlMs: config.jwks.ttl, maxStaleMs: config.jwks.maxStale }) : null;
   const verifier = createJwtVerifier(config, jwks);
   const bearer = config.source.kind === 'header' && config.source.name === 'authorization';
@@ -45,7 +45,7 @@ export function jwtControl(config: JwtConfig, backends: BackendSet, warn: (messa
         throw fail(error instanceof GatewayError ? error : new GatewayError('jwt_token_invalid', error instanceof Error ? error.message : String(error)));
       }
       const granted = grantedPermissions(payload, config);
-      for (const warning of granted.warnings) warn(`jwt "${config.label}": ${warning}`);
+      for (const warning of granted.warnings) warn(`jwt "${config.label}": ${warning}`, request.scope.request.id);
       return { context: payload, permissions: granted.permissions, user: typeof payload['sub'] === 'string' ? payload['sub'] : null };
     },
   };

@@ -316,6 +316,15 @@ definitions {
     expect((await fetch(gw.url('/read'), { headers: { authorization: `Bearer ${guest}` } })).status).toBe(200);
   });
 
+  it("warns of a roles claim that is neither a string nor a list, with the request's uid, and grants nothing from it", async () => {
+    const gw = await startAccessGateway({ 'portico.hcl': PERMS });
+    const token = await hs256({ exp: now() + 60, scope: 'read', roles: 42 });
+    const res = await fetch(gw.url('/read'), { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { beta_granted_permissions: string[] }).beta_granted_permissions).toEqual(['read']);
+    expect(gw.warned).toEqual([{ message: expect.stringContaining('claim "roles" is neither a string nor a list of strings'), fields: { uid: res.headers.get('gateway-request-id') } }]);
+  });
+
   it('refuses what is not granted (403), a method missing from the object (405), and lets the endpoint handle it', async () => {
     const gw = await startAccessGateway({ 'portico.hcl': PERMS });
     const reader = { authorization: `Bearer ${await hs256({ exp: now() + 60, scope: 'read' })}` };

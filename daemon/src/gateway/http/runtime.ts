@@ -5,7 +5,7 @@
  * arrive on and finish on it.
  */
 import type { ApiConfig, CorsConfig, EndpointConfig, FilesConfig, GatewayConfig, ServerConfig, SpaConfig } from '../config/model.js';
-import { createAccessControlSet } from '../access/access-set.js';
+import { type AccessSetOptions, createAccessControlSet } from '../access/access-set.js';
 import type { AccessControlSet, BackendSet, EndpointContext, EndpointHandler, GatewayResponse } from '../contracts.js';
 import { DEFAULT_HTML_TEMPLATE, DEFAULT_JSON_TEMPLATE, defaultTemplate, errorFileType, loadErrorFile, type ErrorTemplate } from '../errors/error-template.js';
 import { joinPaths, parsePathPattern, patternKey } from '../router/path-pattern.js';
@@ -70,7 +70,7 @@ export interface Runtime {
 }
 
 /** `endpointHandler` compiles each endpoint route into the handler it needs (when it can). */
-export function buildRuntime(config: GatewayConfig, backends: BackendSet, warn?: (message: string) => void, endpointHandler?: EndpointHandler): Runtime {
+export function buildRuntime(config: GatewayConfig, backends: BackendSet, access: AccessSetOptions = {}, endpointHandler?: EndpointHandler): Runtime {
   const problems: string[] = [];
   const templates = new Map<string, ErrorTemplate>();
   const templateFor = (file: string | null, fallback: ErrorTemplate): ErrorTemplate => {
@@ -98,7 +98,7 @@ export function buildRuntime(config: GatewayConfig, backends: BackendSet, warn?:
   }
   const frozen = new Map<number, PortRuntime>();
   for (const [port, entry] of ports) frozen.set(port, { port, byHost: entry.byHost, fallback: entry.fallback });
-  return { config, backends, access: createAccessControlSet(config, backends, warn ? { warn } : {}), ports: frozen, problems };
+  return { config, backends, access: createAccessControlSet(config, backends, access), ports: frozen, problems };
 }
 
 function buildServer(server: ServerConfig, templateFor: (file: string | null, fallback: ErrorTemplate) => ErrorTemplate, compile: (api: ApiConfig | null, endpoint: EndpointConfig) => RouteHandler | null): ServerRuntime {

@@ -22,6 +22,8 @@ export interface AccessGateway {
   readonly records: GatewayLogRecord[];
   readonly denials: AccessDenial[];
   readonly warnings: string[];
+  /** The gateway logger's warnings with their fields (the request's `uid` where one was being served). */
+  readonly warned: { message: string; fields: Record<string, unknown> }[];
   url(path: string): string;
   /** The access controls serving now (login providers' status). */
   access(): AccessControlSet;
@@ -35,12 +37,20 @@ export async function startAccessGateway(files: Record<string, string>, env: Rec
   const records: GatewayLogRecord[] = [];
   const denials: AccessDenial[] = [];
   const warnings: string[] = [];
+  const warned: { message: string; fields: Record<string, unknown> }[] = [];
   const sink = { write: (r: GatewayLogRecord) => records.push(r) };
   const server = new GatewayServer({
     endpointHandler: createEndpointHandler({ logger: { warn: (m) => warnings.push(m) } }),
     createBackends: (cfg) => createBackendSet(cfg, { health: fixedHealth(), logSink: sink, env: {} }),
     logSink: sink,
-    logger: { info: () => undefined, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) },
+    logger: {
+      info: () => undefined,
+      warn: (message, fields = {}) => {
+        warnings.push(message);
+        warned.push({ message, fields });
+      },
+      error: (m) => warnings.push(m),
+    },
     shutdownDelayMs: 0,
     shutdownTimeoutMs: 1000,
     listenHost: '127.0.0.1',
@@ -53,7 +63,7 @@ export async function startAccessGateway(files: Record<string, string>, env: Rec
     if (!server.access) throw new Error('the gateway serves no configuration');
     return server.access;
   };
-  return { config, records, denials, warnings, url: (path) => `http://127.0.0.1:${server.boundPort(port) ?? 0}${path}`, access };
+  return { config, records, denials, warnings, warned, url: (path) => `http://127.0.0.1:${server.boundPort(port) ?? 0}${path}`, access };
 }
 
 export function basic(user: string, password: string): string {
