@@ -133,4 +133,14 @@ describe('backend oauth2 (client credentials)', () => {
     expect((await fetch(gw.url('/r/x'))).status).toBe(200);
     expect(tokens.requests[0]?.accept).toBe('application/json; charset=utf-8');
   });
+
+  it("names a token backend's custom_log_fields that fail to evaluate in its backend line (custom_error), and still gets the token", async () => {
+    const tokens = await tokenEndpoint();
+    const origin = new URL(tokens.url).origin;
+    const gw = await startAccessGateway({ 'portico.hcl': config(tokens, `      backend {\n        origin = "${origin}"\n        custom_log_fields = { n = to_number(backend_request.headers.accept) }\n      }`) });
+    expect((await fetch(gw.url('/r/x'))).status).toBe(200);
+    const tokenLine = gw.records.find((r) => r.type === 'gateway_backend' && r['handler'] === 'oauth2:client_credentials');
+    expect(tokenLine).toMatchObject({ status: 200, custom_error: expect.stringMatching(/portico\.hcl:\d+,\d+.*cannot convert "application\/json" to number/) });
+  });
 });
+

@@ -60,7 +60,10 @@ export async function callAuthServer(config: GatewayConfig, backends: BackendSet
   applyRequestHeaderModifiers(headers, backend.modifiers, backendScope);
   applyQueryModifiers(url.searchParams, backend.modifiers, backendScope);
   let answered: BackendResponseFacts | null = null;
-  const customLogFields = backend.customLogFields.length === 0 ? undefined : () => evalCustomLogFields(backend.customLogFields, own.forBackend(facts, answered));
+  // A field object that fails is not dropped silently: the backend line names it (`custom_error`).
+  const customLogFields = backend.customLogFields.length === 0 ? undefined : () => evalCustomLogFields(backend.customLogFields, own.forBackend(facts, answered), (error) => {
+    throw error;
+  });
   let status: number;
   let responseHeaders: Readonly<Record<string, string | readonly string[]>>;
   let raw: Buffer;
