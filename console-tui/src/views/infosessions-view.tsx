@@ -20,6 +20,8 @@ const HEADERS = ['DATE', 'TIME', 'EMPLOYER', 'BUILDING'];
 interface Data {
   page: SessionPage;
   source: InfosessionsSourceStatus;
+  /** The filter this page answers: the header names it, not the one still being fetched. */
+  filter: string;
 }
 
 export function sessionTime(s: Pick<SessionView, 'start_time' | 'end_time'>): string {
@@ -84,7 +86,7 @@ function InfosessionsView({ live, source, nowMs, width, height, visible, keyStat
             api.infosessions.list.query({ ...(filter ? { search: filter } : {}), sort: 'date', limit: PAGE_LIMIT }),
             api.infosessions.source.query(),
           ]);
-          return { page, source: status };
+          return { page, source: status, filter };
         }
       : null,
     [filter, reloaded, live.status.bootId],
@@ -164,7 +166,8 @@ function InfosessionsView({ live, source, nowMs, width, height, visible, keyStat
   const rows = items.map(sessionCells);
   const layout = layoutColumns(sessionColumns(rows), width);
   const page = query.data?.page;
-  const count = page ? `${page.total}${filter ? ` matching "${filter}"` : ' sessions'}` : query.loading ? 'loading…' : '';
+  const shown = query.data?.filter ?? '';
+  const count = page ? `${page.total}${shown ? ` matching "${shown}"` : ' sessions'}` : query.loading ? 'loading…' : '';
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate-end">
