@@ -43,10 +43,20 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
 }
 
-/** `text` wrapped at spaces into lines of `width` cells (continuations indented by one), at most `maxLines`, the last ending with `…` when cut. */
+/**
+ * `text` wrapped at spaces into lines of `width` cells (continuations indented by one), at most
+ * `maxLines`, the last ending with `…` when cut. Words (ids, URLs) are kept whole when the
+ * whole text still fits that way; otherwise a short line is filled and a word may be split,
+ * so the end of the text (a job's state, say) stays in view.
+ */
 export function wrapLines(text: string, width: number, maxLines: number): string[] {
   if (width < 8) return [truncate(text, width)];
-  let rest = Array.from(text);
+  const whole = wrapChars(Array.from(text), width, maxLines, true);
+  return whole.rest.length === 0 ? whole.lines : finish(wrapChars(Array.from(text), width, maxLines, false), width);
+}
+
+function wrapChars(chars: string[], width: number, maxLines: number, keepWords: boolean): { lines: string[]; rest: string[] } {
+  let rest = chars;
   const lines: string[] = [];
   while (rest.length > 0 && lines.length < maxLines) {
     const prefix = lines.length === 0 ? [] : [' '];
@@ -57,11 +67,21 @@ export function wrapLines(text: string, width: number, maxLines: number): string
       break;
     }
     const space = rest.lastIndexOf(' ', room);
-    const cut = space > room / 2 ? space : room;
+    const cut = space > room / 2 || (keepWords && space > 0 && wordAfter(rest, space) <= width - 1) ? space : room;
     lines.push([...prefix, ...rest.slice(0, cut)].join(''));
     rest = rest.slice(cut);
     while (rest[0] === ' ') rest = rest.slice(1);
   }
+  return { lines, rest };
+}
+
+/** The length of the word after the space at `space`. */
+function wordAfter(chars: readonly string[], space: number): number {
+  const next = chars.indexOf(' ', space + 1);
+  return (next === -1 ? chars.length : next) - space - 1;
+}
+
+function finish({ lines, rest }: { lines: string[]; rest: string[] }, width: number): string[] {
   if (rest.length > 0) lines[lines.length - 1] = truncate(`${lines[lines.length - 1] ?? ''} ${rest.join('')}`, width);
   return lines;
 }

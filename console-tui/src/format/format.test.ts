@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { controlEndpoints } from '../control/endpoints.js';
-import { fit, truncate, wrapText, wrapWords } from './fit.js';
+import { fit, truncate, wrapLines, wrapText, wrapWords } from './fit.js';
 
 describe('text fitting', () => {
   it('cuts with … and pads to the exact width', () => {
@@ -36,3 +36,22 @@ describe('wrapText', () => {
     expect(wrapText('', 10)).toEqual(['']);
   });
 });
+
+describe('wrapLines', () => {
+  const id = '0197a3c2-5d4e-7f60-8a1b-2c3d4e5f6a7b';
+
+  it('breaks before an id rather than inside it when the whole text fits that way', () => {
+    expect(wrapLines(`job ${id} succeeded`, 38, 3)).toEqual(['job', ` ${id}`, ' succeeded']);
+  });
+
+  it('fills the lines and splits the id when keeping it whole would push the end of the text out', () => {
+    const lines = wrapLines(`job ${id} succeeded`, 38, 2);
+    expect(lines).toEqual([`job ${id.slice(0, 34)}`, ` ${id.slice(34)} succeeded`]);
+  });
+
+  it('still cuts a word longer than a line, and marks text cut at the last line', () => {
+    expect(wrapLines(`x ${'y'.repeat(50)}`, 20, 3)).toEqual([`x ${'y'.repeat(18)}`, ` ${'y'.repeat(19)}`, ` ${'y'.repeat(13)}`]);
+    expect(wrapLines('callback delivered to the receiver at last', 20, 2)).toEqual(['callback delivered', ' to the receiver at…']);
+  });
+});
+
