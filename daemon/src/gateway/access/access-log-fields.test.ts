@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { accessLines, basic, startAccessGateway } from './testing/access-gateway.js';
+import { accessLines, basic, startAccessGateway, type AccessGateway } from './testing/access-gateway.js';
 
-describe('custom_log_fields of access controls', () => {
-  it('adds a control\'s fields to the access line when it passes (reading its request.context) and when it refuses, with the block\'s own fields winning', async () => {
-    const gw = await startAccessGateway({
-      'portico.hcl': `server {
+/** `/p` behind basic_auth "ba" (ops / s3cret) whose custom_log_fields are `controlFields`; `endpointFields` are the endpoint's own. */
+function gateway(controlFields: string, endpointFields = ''): Promise<AccessGateway> {
+  return startAccessGateway({
+    'portico.hcl': `server {
   hosts = ["*:0"]
   endpoint "/p" {
     access_control = ["ba"]
-    custom_log_fields = { where = "endpoint" }
+    ${endpointFields}
     response {
       body = "ok"
     }
@@ -18,15 +18,16 @@ definitions {
   basic_auth "ba" {
     user = "ops"
     password = "s3cret"
-    custom_log_fields = {
-      who   = request.context.ba.user
-      where = "basic_auth"
-      via   = "ba"
-    }
+    custom_log_fields = ${controlFields}
   }
 }
 `,
-    });
+  });
+}
+
+describe('custom_log_fields of access controls', () => {
+  it('adds a control\'s fields to the access line when it passes (reading its request.context) and when it refuses, with the block\'s own fields winning', async () => {
+    const gw = await gateway('{\n      who   = request.context.ba.user\n      where = "basic_auth"\n      via   = "ba"\n    }', 'custom_log_fields = { where = "endpoint" }');
     expect((await fetch(gw.url('/p'), { headers: { authorization: basic('ops', 's3cret') } })).status).toBe(200);
     expect(accessLines(gw).at(-1)?.['custom']).toEqual({ who: 'ops', via: 'ba', where: 'endpoint' });
     expect((await fetch(gw.url('/p'), { headers: { authorization: basic('ops', 'wrong') } })).status).toBe(401);
@@ -35,25 +36,7 @@ definitions {
   });
 
   it("a control's fields that fail to evaluate log an error record with the request's uid, as a block's do; the request is not affected", async () => {
-    const gw = await startAccessGateway({
-      'portico.hcl': `server {
-  hosts = ["*:0"]
-  endpoint "/p" {
-    access_control = ["ba"]
-    response {
-      body = "ok"
-    }
-  }
-}
-definitions {
-  basic_auth "ba" {
-    user = "ops"
-    password = "s3cret"
-    custom_log_fields = { n = to_number(request.headers.x-n) }
-  }
-}
-`,
-    });
+    const gw = await gateway('{ n = to_number(request.headers.x-n) }');
     const res = await fetch(gw.url('/p'), { headers: { authorization: basic('ops', 's3cret'), 'x-n': 'not a number' } });
     expect(res.status).toBe(200);
     const uid = res.headers.get('gateway-request-id');
@@ -64,4 +47,3 @@ definitions {
     expect(gw.warnings).toEqual([]);
   });
 });
-
