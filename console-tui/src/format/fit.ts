@@ -51,11 +51,12 @@ export function printable(text: string): string {
  */
 export function wrapLines(text: string, width: number, maxLines: number): string[] {
   if (width < 8) return [truncate(text, width)];
-  const whole = wrapChars(Array.from(text), width, maxLines, true);
-  return whole.rest.length === 0 ? whole.lines : finish(wrapChars(Array.from(text), width, maxLines, false), width);
+  const chars = Array.from(text);
+  const whole = wrapChars(chars, width, maxLines, true);
+  return whole.rest.length === 0 ? whole.lines : finish(wrapChars(chars, width, maxLines, false), width);
 }
 
-function wrapChars(chars: string[], width: number, maxLines: number, keepWords: boolean): { lines: string[]; rest: string[] } {
+function wrapChars(chars: readonly string[], width: number, maxLines: number, keepWords: boolean): { lines: string[]; rest: readonly string[] } {
   let rest = chars;
   const lines: string[] = [];
   while (rest.length > 0 && lines.length < maxLines) {
@@ -81,7 +82,7 @@ function wordAfter(chars: readonly string[], space: number): number {
   return (next === -1 ? chars.length : next) - space - 1;
 }
 
-function finish({ lines, rest }: { lines: string[]; rest: string[] }, width: number): string[] {
+function finish({ lines, rest }: { lines: string[]; rest: readonly string[] }, width: number): string[] {
   if (rest.length > 0) lines[lines.length - 1] = truncate(`${lines[lines.length - 1] ?? ''} ${rest.join('')}`, width);
   return lines;
 }
