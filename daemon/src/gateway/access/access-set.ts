@@ -1,5 +1,6 @@
 import type { GatewayConfig } from '../config/model.js';
-import type { AccessControlSet, AccessLogFields, BackendSet } from '../contracts.js';
+import type { AccessControlSet, AccessLogFields, BackendSet, GatewayLogSink } from '../contracts.js';
+import { logCustomFieldsError } from '../logs/log-sink.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
 import { evalCustomLogFields } from '../eval/eval-dyn.js';
 import type { RequestScope } from '../eval/request-scope.js';
@@ -13,12 +14,12 @@ import { samlControl } from './saml-control.js';
 export interface AccessSetOptions {
   /** Told of configuration problems met while serving (a permissions claim of the wrong type), with the request's id. */
   readonly warn?: (message: string, uid: string) => void;
-  /** Told of a control's custom_log_fields that failed to evaluate (`of` names the control), with the request's id. */
-  readonly fieldsError?: (uid: string, error: GatewayError, of: string) => void;
+  /** Where a control's custom_log_fields that fail to evaluate are logged (an error record with the request's uid, as for blocks). */
+  readonly logSink?: GatewayLogSink;
 }
 
 /** The access controls of one configuration, built when it is applied. */
-export function createAccessControlSet(config: GatewayConfig, backends: BackendSet, { warn = () => undefined, fieldsError = () => undefined }: AccessSetOptions = {}): AccessControlSet {
+export function createAccessControlSet(config: GatewayConfig, backends: BackendSet, { warn = () => undefined, logSink }: AccessSetOptions = {}): AccessControlSet {
   const checks = new Map<string, AccessCheck>();
   const jwts = new Map<string, JwtControl>();
   const logins = new Map<string, LoginCheck>();
@@ -42,7 +43,7 @@ export function createAccessControlSet(config: GatewayConfig, backends: BackendS
   const addLogFields = (label: string, scope: RequestScope, log: AccessLogFields): void => {
     const fields = config.accessControls[label]?.customLogFields ?? [];
     if (fields.length === 0) return;
-    const values = evalCustomLogFields(fields, scope, (error) => fieldsError(scope.request.id, error, `access control "${label}"`));
+    const values = evalCustomLogFields(fields, scope, (error) => logSink && logCustomFieldsError(logSink, scope.request.id, error, `access control "${label}"`));
     log.custom = { ...(log.custom ?? {}), ...values };
   };
   const privateCache = new Map<readonly string[], boolean>();

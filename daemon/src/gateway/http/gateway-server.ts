@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import type { GatewayConfig } from '../config/model.js';
 import type { AccessControlSet, BackendSet, EndpointHandler, GatewayLogSink, ReloadTarget, AccessDenial } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
-import { createGatewayLogSink, isConfigurableLogSink, logCustomFieldsError, logSinkSettings } from '../logs/log-sink.js';
+import { createGatewayLogSink, isConfigurableLogSink, logSinkSettings } from '../logs/log-sink.js';
 import { answerClientError, type ClientError } from './client-errors.js';
 import { DevCertificateStore, devCertificateNames, type DevCredentials } from './dev-tls.js';
 import { DEFAULT_FRONT_LIMITS, nodeServerOptions, type FrontLimits } from './front-limits.js';
@@ -174,10 +174,7 @@ export class GatewayServer implements ReloadTarget {
       runtime = buildRuntime(
         config,
         backends,
-        {
-          warn: (message, uid) => this.#options.logger.warn(message, { uid }),
-          fieldsError: (uid, error, of) => logCustomFieldsError(this.#logSink, uid, error, of),
-        },
+        { warn: (message, uid) => this.#options.logger.warn(message, { uid }), logSink: this.#logSink },
         this.#options.endpointHandler,
       );
     } catch (error) {
