@@ -4,6 +4,10 @@
 // per cent and in µs per request, and the same by file or kind (idle, GC, system calls).
 // `node profile.mjs FILE.cpuprofile` only reads a profile.
 //   BENCH_STRACE=1 also counts system calls per request (strace -c).
+//   BENCH_HEAP=1 samples allocations instead (V8's sampling heap profiler over the inspector,
+//   counting objects later collected by scavenges too): bytes allocated per request, by function.
+//   BENCH_HEAP=survivors counts only objects that outlived a scavenge (those that are copied,
+//   then promoted to the old generation: what makes scavenges slow).
 //   BENCH_TARGET=portico|bare BENCH_RATE=2000 BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_ACCESS_LINES=1 BENCH_TOP=40 node scripts/bench/gateway/profile.mjs
 // BENCH_RATE paces wrk (fixed-rate.lua) so two targets do the same work; unset, wrk goes flat out.
 import { spawn } from 'node:child_process';
@@ -12,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
+import WebSocket from 'ws';
 import { freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -24,6 +29,9 @@ const TARGET = process.env.BENCH_TARGET ?? 'portico';
 /** BENCH_STRACE=1: also count the proxy's system calls per request during the measured run. */
 const STRACE = process.env.BENCH_STRACE === '1';
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : null;
+/** BENCH_HEAP=1: allocations per request by function, instead of CPU time; =survivors: only what outlived a scavenge. */
+const HEAP = process.env.BENCH_HEAP === '1' || process.env.BENCH_HEAP === 'survivors';
+const SURVIVORS = process.env.BENCH_HEAP === 'survivors';
 const PORTICO = process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js');
 const PATH = '/bench/item.json';
 /** The daemon's Node flags as `npm start` and the service file give them; BENCH_NODE_FLAGS="" profiles without. */
@@ -79,6 +87,52 @@ function print({ total, functions }, top, requests = null) {
   for (const [group, us] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${pct(us)} ${per(us)}  ${group}`);
 }
 
+/** A Chrome DevTools Protocol session with the process listening on `inspectPort`. */
+async function inspector(inspectPort) {
+  const [target] = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => (socket.once('open', resolve), socket.once('error', reject)));
+  let next = 0;
+  const waiting = new Map();
+  socket.on('message', (data) => {
+    const message = JSON.parse(String(data));
+    const call = waiting.get(message.id);
+    if (!call) return;
+    waiting.delete(message.id);
+    if (message.error) call.reject(new Error(message.error.message));
+    else call.resolve(message.result);
+  });
+  return {
+    send: (method, params = {}) => new Promise((resolve, reject) => {
+      const id = ++next;
+      waiting.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ id, method, params }));
+    }),
+    close: () => socket.close(),
+  };
+}
+
+/** Bytes allocated per function (self) from a sampling heap profile's tree. */
+function printHeap(profile, top, requests) {
+  const bytes = new Map();
+  let total = 0;
+  const visit = (node) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = url ? `${url.startsWith('file://') ? relative(ROOT, fileURLToPath(url)) : url}:${lineNumber + 1}` : '';
+    const key = `${functionName || '(anonymous)'} ${where}`.trim();
+    bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    for (const child of node.children) visit(child);
+  };
+  visit(profile.head);
+  console.log(`${(total / 1e6).toFixed(1)} MB allocated${SURVIVORS ? ' in objects that outlived a scavenge' : ''} during the measured run (${requests} requests, ${(total / requests).toFixed(0)} bytes each); top ${top} functions by bytes allocated:`);
+  for (const [name, n] of [...bytes].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${((n / total) * 100).toFixed(1).padStart(5)}%  ${(n / requests).toFixed(0).padStart(6)} B/req  ${name}`);
+  const groups = new Map();
+  for (const [name, n] of bytes) groups.set(kindOf(name), (groups.get(kindOf(name)) ?? 0) + n);
+  console.log('by file or kind:');
+  for (const [group, n] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${((n / total) * 100).toFixed(1).padStart(5)}%  ${(n / requests).toFixed(0).padStart(6)} B/req  ${group}`);
+}
+
 if (process.argv[2]) {
   print(summarize(JSON.parse(readFileSync(process.argv[2], 'utf8'))), TOP);
 } else {
@@ -91,24 +145,26 @@ if (process.argv[2]) {
   process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
   mkdirSync(join(dir, 'log'));
   const logFile = join(dir, 'log/output.log');
+  const profiles = join(dir, 'profiles');
   try {
-    const [backendPort, proxyPort, controlPort, servicesPort, cdsPort] = await Promise.all(Array.from({ length: 5 }, freePort));
+    const [backendPort, proxyPort, controlPort, servicesPort, cdsPort, inspectPort] = await Promise.all(Array.from({ length: 6 }, freePort));
+    // CPU profile, or an inspector session for the heap sampler.
+    const profiling = HEAP ? [`--inspect=127.0.0.1:${inspectPort}`] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
     mkdirSync(join(dir, 'www/bench'), { recursive: true });
     writeFileSync(join(dir, 'www', PATH), JSON.stringify({ id: 1, items: Array.from({ length: 20 }, (_, i) => ({ n: i, name: `item number ${i}`, ok: true })) }));
     children.push(startNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${join(dir, 'www')}; }`)));
-    const profiles = join(dir, 'profiles');
     // Not beside the config: the config watcher would see every log write.
     const log = openSync(logFile, 'w');
     let proxy;
     if (TARGET === 'bare') {
       // --cpu-prof writes its profile on a normal exit: SIGTERM becomes one.
       const exitOnTerm = 'data:text/javascript,process.on("SIGTERM",()=>process.exit(0))';
-      proxy = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, '--import', exitOnTerm, join(HERE, 'bare-proxy.mjs'), String(proxyPort), `http://127.0.0.1:${backendPort}`], { cwd: ROOT, stdio: ['ignore', log, 'inherit'] });
+      proxy = spawn(process.execPath, [...profiling, '--import', exitOnTerm, join(HERE, 'bare-proxy.mjs'), String(proxyPort), `http://127.0.0.1:${backendPort}`], { cwd: ROOT, stdio: ['ignore', log, 'inherit'] });
     } else {
       const config = join(dir, 'portico.hcl');
       writeFileSync(config, `server "bench" {\n  hosts = ["127.0.0.1:${proxyPort}"]\n  endpoint "/**" {\n    proxy {\n      backend = "origin"\n    }\n  }\n}\ndefinitions {\n  backend "origin" {\n    origin = "http://127.0.0.1:${backendPort}"\n  }\n}\nsettings {\n  log_level = "${ACCESS_LINES ? 'info' : 'warn'}"\n}\n`);
       const env = { ...process.env, PORTICO_DATA_DIR: join(dir, 'data'), PORTICO_CONTROL_ADDR: `127.0.0.1:${controlPort}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${servicesPort}`, PORTICO_CDS_ADDR: `127.0.0.1:${cdsPort}`, PORTICO_LOG_LEVEL: 'warn' };
-      proxy = spawn(process.execPath, [...NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${profiles}`, PORTICO, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', log, 'inherit'] });
+      proxy = spawn(process.execPath, [...NODE_FLAGS, ...profiling, PORTICO, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', log, 'inherit'] });
     }
     closeSync(log);
     children.push(proxy);
@@ -118,9 +174,13 @@ if (process.argv[2]) {
     await startWrk(url, { ...load, seconds: 3 }).done;
     // Only the measured run counts (not start-up, warm-up or shutdown).
     const strace = STRACE ? spawn('strace', ['-c', '-f', '-o', join(dir, 'strace.txt'), '-p', String(proxy.pid)], { stdio: 'ignore' }) : null;
+    const session = HEAP ? await inspector(inspectPort) : null;
+    await session?.send('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !SURVIVORS });
     const from = Number(process.hrtime.bigint() / 1000n);
     const run = await startWrk(url, { ...load, seconds: SECONDS }).done;
     const to = Number(process.hrtime.bigint() / 1000n);
+    const heap = session ? (await session.send('HeapProfiler.stopSampling')).profile : null;
+    session?.close();
     if (strace) {
       await new Promise((resolve) => (strace.once('exit', resolve), strace.kill('SIGINT')));
       console.log(`system calls per request (strace -c -f; strace slows every call down):`);
@@ -131,13 +191,16 @@ if (process.argv[2]) {
     }
     const what = TARGET === 'bare' ? 'the bare undici proxy' : `Portico, a plain proxy route, access lines ${ACCESS_LINES ? 'on' : 'off'}`;
     console.log(`wrk -c${CONNECTIONS} -d${SECONDS}s${RATE ? ` at ${RATE} req/s` : ''} through ${what}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99} (the profiler slows the process down)`);
-    const exited = new Promise((resolve) => proxy.once('exit', resolve));
-    proxy.kill('SIGTERM');
-    await exited;
-    const file = readdirSync(profiles).find((f) => f.endsWith('.cpuprofile'));
-    if (!file) throw new Error(`profile: ${TARGET} wrote no .cpuprofile`);
-    print(summarize(JSON.parse(readFileSync(join(profiles, file), 'utf8')), from, to), TOP, run.requests);
-    if (process.env.BENCH_KEEP_PROFILE) writeFileSync(process.env.BENCH_KEEP_PROFILE, readFileSync(join(profiles, file)));
+    if (heap) printHeap(heap, TOP, run.requests);
+    else {
+      const exited = new Promise((resolve) => proxy.once('exit', resolve));
+      proxy.kill('SIGTERM');
+      await exited;
+      const file = readdirSync(profiles).find((f) => f.endsWith('.cpuprofile'));
+      if (!file) throw new Error(`profile: ${TARGET} wrote no .cpuprofile`);
+      print(summarize(JSON.parse(readFileSync(join(profiles, file), 'utf8')), from, to), TOP, run.requests);
+      if (process.env.BENCH_KEEP_PROFILE) writeFileSync(process.env.BENCH_KEEP_PROFILE, readFileSync(join(profiles, file)));
+    }
   } catch (error) {
     console.error(`profile: ${error.message}; the output ends with:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
     process.exitCode = 1;

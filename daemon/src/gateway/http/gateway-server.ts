@@ -67,6 +67,8 @@ interface ConnectionRequests {
   readonly inflight: InFlight[];
   /** The connection's local `address:port`, for requests without a Host. */
   readonly fallbackHost: string;
+  /** The client connection closed (its requests may still be finishing). */
+  closed: boolean;
 }
 
 interface RuntimeSlot {
@@ -93,7 +95,14 @@ export class GatewayServer implements ReloadTarget {
   readonly #connectionRequests = new WeakMap<Duplex, ConnectionRequests>();
   #connections = 0;
   #capWarnedAt = 0;
-  readonly #inflight = new Set<InFlight>();
+  /**
+   * Connections that are open or still have requests in flight: shutdown waits for (and at
+   * its deadline cancels) the requests of each. Kept per connection, not per request: a
+   * long-lived Set that took and dropped an entry per request kept every request's objects
+   * alive through young-generation collections (its old table still pointed at them), so they
+   * were copied and promoted: about 3 MB per scavenge under load, scavenges of 13-20 ms.
+   */
+  readonly #open = new Set<ConnectionRequests>();
   readonly #backendCloses: Promise<void>[] = [];
   #current: RuntimeSlot | null = null;
   #draining = false;
@@ -328,11 +337,10 @@ export class GatewayServer implements ReloadTarget {
     const slot: RequestSlot = upgrade ? { ...base, ...upgrade } : base;
     const entry: InFlight = { lifetime, res, done: null };
     connection.inflight.push(entry);
-    this.#inflight.add(entry);
     const settle = (): void => {
-      this.#inflight.delete(entry);
       const at = connection.inflight.indexOf(entry);
       if (at !== -1) connection.inflight.splice(at, 1);
+      if (connection.closed && connection.inflight.length === 0) this.#open.delete(connection);
       current.inflight -= 1;
       this.#releaseIfIdle(current);
       if (listener.closing) listener.server.closeIdleConnections();
@@ -350,11 +358,14 @@ export class GatewayServer implements ReloadTarget {
     const socket = req.socket;
     let connection = this.#connectionRequests.get(socket);
     if (!connection) {
-      const requests: ConnectionRequests = { inflight: [], fallbackHost: localHost(req, port) };
+      const requests: ConnectionRequests = { inflight: [], fallbackHost: localHost(req, port), closed: false };
       socket.once('close', () => {
+        requests.closed = true;
+        if (requests.inflight.length === 0) this.#open.delete(requests);
         for (const entry of requests.inflight) if (!entry.res.writableFinished) entry.lifetime.cancel(new GatewayError('client_request', 'client closed the connection'));
       });
       this.#connectionRequests.set(socket, requests);
+      this.#open.add(requests);
       connection = requests;
     }
     return connection;
@@ -370,6 +381,11 @@ export class GatewayServer implements ReloadTarget {
     );
   }
 
+  /** The requests in flight on every connection. */
+  #inflightRequests(): InFlight[] {
+    return [...this.#open].flatMap((connection) => connection.inflight);
+  }
+
   /** Graceful shutdown; idempotent. */
   stop(): Promise<void> {
     this.#stopping ??= this.#stop();
@@ -383,14 +399,15 @@ export class GatewayServer implements ReloadTarget {
     const listeners = [...this.#listeners.values(), ...this.#tlsListeners.values()];
     const closed = Promise.all(listeners.map((l) => this.#closeListener(l)));
     // Open websockets count as in flight: they get the same deadline, then are closed (1001).
-    const drained = Promise.all([...[...this.#inflight].map((f) => f.done), this.#websockets.idle()]);
+    const drained = Promise.all([...this.#inflightRequests().map((f) => f.done), this.#websockets.idle()]);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.#options.shutdownTimeoutMs)));
     const outcome = await Promise.race([drained.then(() => 'drained' as const), deadline]);
     clearTimeout(timer);
     if (outcome === 'timeout') {
-      this.#options.logger.warn('gateway shutdown timeout: aborting in-flight requests', { inflight: this.#inflight.size, websockets: this.#websockets.size });
-      for (const f of this.#inflight) f.lifetime.cancel(new GatewayError('server_shutdown', 'shutdown timeout reached'));
+      const inflight = this.#inflightRequests();
+      this.#options.logger.warn('gateway shutdown timeout: aborting in-flight requests', { inflight: inflight.length, websockets: this.#websockets.size });
+      for (const f of inflight) f.lifetime.cancel(new GatewayError('server_shutdown', 'shutdown timeout reached'));
       for (const l of listeners) l.server.closeAllConnections();
     }
     // A listener's close waits for its upgraded sockets too.
