@@ -45,12 +45,14 @@ export type ClaimedRow = Pick<OutboxRow, 'id' | 'ingest_job_id' | 'callback_url'
 const CLAIMED_COLUMNS = 'id, ingest_job_id, callback_url, callback_secret, callback_headers, event_type, payload, attempts, attempts_before_reset, next_attempt_at';
 
 // Ordered by the due index alone: a tie-break on id made each claim sort every due row (a burst
-// of jobs finished in one transaction shares one next_attempt_at).
+// of jobs finished in one transaction shares one next_attempt_at). SQLite compiled the statement
+// again on every run while the subquery's LIMIT was a bare parameter (as after a schema change:
+// about half the claim's time); as an expression it is bound like any other value.
 const CLAIM_SQLITE = `UPDATE ingest_callback_outbox SET lease_owner = ?, lease_token = ?, lease_expires_at = ?
 WHERE rowid IN (
   SELECT rowid FROM ingest_callback_outbox
   WHERE status = 'PENDING' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
-  ORDER BY next_attempt_at LIMIT ?
+  ORDER BY next_attempt_at LIMIT ? + 0
 )
 RETURNING ${CLAIMED_COLUMNS}`;
 
@@ -91,9 +93,9 @@ const RECORD_CHUNK = 500;
 /**
  * Writes attempts and their rows' new states in one transaction, each only while its lease
  * still holds the row; an entry whose lease was lost (it expired and another worker took the
- * row) writes nothing and comes back as null. A failure waits as `schedule` says. A group of
- * any size is one UPDATE of its rows and one INSERT of its attempts; on PostgreSQL the two are
- * one statement (so one round trip, and atomic without an explicit transaction).
+ * row) writes nothing and comes back as null. A failure waits as `schedule` says. On PostgreSQL
+ * a group of any size is one statement (an UPDATE feeding an INSERT: one round trip, and atomic
+ * without an explicit transaction); on SQLite, two prepared statements per attempt.
  */
 export async function recordAttempts(store: Store, items: readonly AttemptToRecord[], schedule: RetrySchedule = DEFAULT_RETRY_SCHEDULE): Promise<Array<RecordedAttempt | null>> {
   if (items.length === 0) return [];
@@ -248,12 +250,25 @@ async function writeAttemptsPostgres(db: Queryable, group: readonly PlannedAttem
   return new Set(rows.map((r) => r.delivery_id));
 }
 
-/** SQLite (no data-modifying WITH): the UPDATE, then the INSERT of the attempts whose lease held. */
+// SQLite runs in-process: a prepared statement per row costs less than binding and materializing
+// a VALUES table of the group (no round trips to save), and each binds only its own columns.
+const RECORD_ROW_SQLITE = `UPDATE ingest_callback_outbox SET status = ?, attempts = ?, last_attempt_at = ?, last_status_code = ?, last_error = ?,
+  next_attempt_at = ?, finished_at = ?, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
+  WHERE id = ? AND lease_token = ? AND status = 'PENDING'`;
+const INSERT_ATTEMPT_SQLITE = `INSERT INTO ingest_callback_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code, error, response_body)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** SQLite: per attempt, the row's UPDATE and, when its lease held, the attempt's INSERT. */
 async function writeAttemptsSqlite(tx: Queryable, group: readonly PlannedAttempt[]): Promise<Set<string>> {
-  const updated = await tx.all<{ id: string }>(`${recordValues(group.length)} UPDATE ingest_callback_outbox SET ${RECORD_SET} RETURNING ingest_callback_outbox.id`, recordParams(group));
-  const held = new Set(updated.map((r) => r.id));
-  const written = group.filter((p) => held.has(p.item.row.id));
-  if (written.length > 0) await tx.run(`${recordValues(written.length)} ${RECORD_INSERT}`, recordParams(written));
+  const held = new Set<string>();
+  for (const { item: { row, lease, outcome, now }, result } of group) {
+    const finishedAt = result.status === 'PENDING' ? null : now;
+    const nextAttemptAt = result.nextAttemptAt ?? Number(row.next_attempt_at);
+    const { changes } = await tx.run(RECORD_ROW_SQLITE, [result.status, result.attempts, outcome.startedAt, outcome.statusCode, outcome.error, nextAttemptAt, finishedAt, row.id, lease.token]);
+    if (changes === 0) continue;
+    held.add(row.id);
+    await tx.run(INSERT_ATTEMPT_SQLITE, [timeOrderedId(outcome.startedAt), row.id, result.attempts, lease.owner, outcome.startedAt, Math.round(outcome.durationMs), outcome.statusCode, outcome.error, outcome.responseBody]);
+  }
   return held;
 }
 

@@ -8,19 +8,15 @@
 //   BENCH_CONCURRENCY=25            requests in flight for the ceiling (the workers' default batch)
 //   BENCH_RECEIVERS=<cores>         receiver processes
 //   BENCH_RUNS=sqlite:1,postgres:1,postgres:2,postgres:4
-//   BENCH_PORTICO=daemon/bin/portico.js   another build's CLI (before/after comparisons)
+//   BENCH_PORTICO=daemon/bin/portico.js   another build's CLI (before/after comparisons); its dist/ seeds the rows
 //   BENCH_PROFILE=DIR               worker processes run with --cpu-prof into DIR; the top functions
 //                                   by self time are printed (scripts/bench/gateway/profile.mjs FILE)
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { makeTestTls } from '../../../daemon/dist/ingest/testing/https-receiver.js';
-import { seedDeliveries } from '../../../daemon/dist/ingest/testing/ingest-fixture.js';
-import { PostgresStore, quoteIdent } from '../../../daemon/dist/store/postgres-store.js';
-import { SqliteStore } from '../../../daemon/dist/store/sqlite-store.js';
 import { verdict, waitFor } from '../lib.mjs';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10000);
@@ -36,6 +32,12 @@ const PROFILE = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) :
 const PG_URL = process.env.PORTICO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const PORTICO = resolve(process.env.BENCH_PORTICO ?? join(HERE, '..', '..', '..', 'daemon', 'bin', 'portico.js'));
+// The build under test also seeds the outbox: its rows' ids (their order) are part of what it writes.
+const DIST = join(PORTICO, '..', '..', 'dist');
+const { makeTestTls } = await import(pathToFileURL(join(DIST, 'ingest/testing/https-receiver.js')).href);
+const { seedDeliveries } = await import(pathToFileURL(join(DIST, 'ingest/testing/ingest-fixture.js')).href);
+const { PostgresStore, quoteIdent } = await import(pathToFileURL(join(DIST, 'store/postgres-store.js')).href);
+const { SqliteStore } = await import(pathToFileURL(join(DIST, 'store/sqlite-store.js')).href);
 const SECRET = 'whsec_bench_0123456789abcdef';
 
 const tls = makeTestTls();
