@@ -1,6 +1,7 @@
 import { handOn } from './notification-handoff.js';
 import type { NotificationChannel, NotificationOptions } from './notifications.js';
 import type { SqliteStore } from './sqlite-store.js';
+import type { Queryable } from './types.js';
 
 /** Rows kept in store_notifications; listeners poll several times a second, so this is minutes of events. */
 export const SQLITE_KEPT_NOTIFICATIONS = 2000;
@@ -59,16 +60,15 @@ export class SqliteNotifications implements NotificationChannel {
   async publish(payloads: readonly string[]): Promise<void> {
     if (payloads.length === 0 || this.#closed) return;
     const now = Date.now();
+    this.#inserted += payloads.length;
+    const pruning = this.#inserted >= PRUNE_EVERY;
+    if (pruning) this.#inserted = 0;
     await this.#store.transaction(async (tx) => {
       for (const payload of payloads) {
         await tx.run('INSERT INTO store_notifications (channel, origin, payload, created_at) VALUES (?, ?, ?, ?)', [this.#options.channel, this.#options.origin, payload, now]);
       }
+      if (pruning) await prune(tx);
     });
-    this.#inserted += payloads.length;
-    if (this.#inserted >= PRUNE_EVERY) {
-      this.#inserted = 0;
-      await prune(this.#store);
-    }
   }
 
   /** Reads messages other processes committed since the last poll; at most one poll runs at a time. */
@@ -122,6 +122,6 @@ export class SqliteNotifications implements NotificationChannel {
 }
 
 /** Keeps the newest rows only, so the table stays small however long the processes run. */
-async function prune(store: SqliteStore): Promise<void> {
+async function prune(store: Queryable): Promise<void> {
   await store.run('DELETE FROM store_notifications WHERE id <= (SELECT MAX(id) FROM store_notifications) - ?', [SQLITE_KEPT_NOTIFICATIONS]);
 }
