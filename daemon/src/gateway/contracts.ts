@@ -222,13 +222,21 @@ export interface AccessLogFields {
  * The access controls of one applied configuration (key sets and parsed keys live here, so a
  * reload starts fresh with the new configuration's).
  */
+/**
+ * Gives the request's AbortSignal when read: a control that waits on nothing (a jwt with a
+ * static key, basic_auth) never reads it, so the request makes none.
+ */
+export interface SignalSource {
+  readonly signal: AbortSignal;
+}
+
 export interface AccessControlSet {
   /**
    * Runs the labelled controls in order; each grant goes into the scope (`request.context.<label>`,
    * granted permissions, the authenticated user). Rejects with the first failure: a GatewayError
    * of the access-control family whose `source` is the label.
    */
-  enforce(labels: readonly string[], scope: RequestScope, log: AccessLogFields, signal: AbortSignal): Promise<void>;
+  enforce(labels: readonly string[], scope: RequestScope, log: AccessLogFields, cancel: SignalSource): Promise<void>;
   /** True when a jwt among the labels wants `Cache-Control: private` on the responses it guards. */
   privateCaching(labels: readonly string[]): boolean;
   /** Key set state per jwt with jwks_url, for the consoles. */

@@ -8,6 +8,8 @@
 //   counting objects later collected by scavenges too): bytes allocated per request, by function.
 //   BENCH_HEAP=survivors counts only objects that outlived a scavenge (those that are copied,
 //   then promoted to the old generation: what makes scavenges slow).
+//   BENCH_ROUTE=jwt profiles the same route behind an RS256 jwt access control (Portico only);
+//   BENCH_ENDPOINT_HCL='set_response_headers = { x-a = "1" }' adds attributes to the endpoint block.
 //   BENCH_TARGET=portico|bare BENCH_RATE=2000 BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_ACCESS_LINES=1 BENCH_TOP=40 node scripts/bench/gateway/profile.mjs
 // BENCH_RATE paces wrk (fixed-rate.lua) so two targets do the same work; unset, wrk goes flat out.
 import { spawn } from 'node:child_process';
@@ -16,6 +18,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
+import { generateKeyPairSync } from 'node:crypto';
+import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import { freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
 
@@ -26,6 +30,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ACCESS_LINES = process.env.BENCH_ACCESS_LINES !== '0';
 const TOP = Number(process.env.BENCH_TOP ?? 40);
 const TARGET = process.env.BENCH_TARGET ?? 'portico';
+const JWT = process.env.BENCH_ROUTE === 'jwt';
+if (JWT && TARGET !== 'portico') throw new Error('BENCH_ROUTE=jwt profiles Portico only');
 /** BENCH_STRACE=1: also count the proxy's system calls per request during the measured run. */
 const STRACE = process.env.BENCH_STRACE === '1';
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : null;
@@ -34,6 +40,7 @@ const HEAP = process.env.BENCH_HEAP === '1' || process.env.BENCH_HEAP === 'survi
 const SURVIVORS = process.env.BENCH_HEAP === 'survivors';
 const PORTICO = process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js');
 const PATH = '/bench/item.json';
+const rsa = JWT ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : null;
 /** The daemon's Node flags as `npm start` and the service file give them; BENCH_NODE_FLAGS="" profiles without. */
 const NODE_FLAGS = process.env.BENCH_NODE_FLAGS === undefined ? DAEMON_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
 
@@ -162,15 +169,19 @@ if (process.argv[2]) {
       proxy = spawn(process.execPath, [...profiling, '--import', exitOnTerm, join(HERE, 'bare-proxy.mjs'), String(proxyPort), `http://127.0.0.1:${backendPort}`], { cwd: ROOT, stdio: ['ignore', log, 'inherit'] });
     } else {
       const config = join(dir, 'portico.hcl');
-      writeFileSync(config, `server "bench" {\n  hosts = ["127.0.0.1:${proxyPort}"]\n  endpoint "/**" {\n    proxy {\n      backend = "origin"\n    }\n  }\n}\ndefinitions {\n  backend "origin" {\n    origin = "http://127.0.0.1:${backendPort}"\n  }\n}\nsettings {\n  log_level = "${ACCESS_LINES ? 'info' : 'warn'}"\n}\n`);
+      const guard = `${JWT ? '    access_control = ["bench_jwt"]\n' : ''}${process.env.BENCH_ENDPOINT_HCL ? `    ${process.env.BENCH_ENDPOINT_HCL}\n` : ''}`;
+      const jwt = JWT ? '  jwt "bench_jwt" {\n    signature_algorithm = "RS256"\n    key_file = "jwt-public.pem"\n  }\n' : '';
+      writeFileSync(config, `server "bench" {\n  hosts = ["127.0.0.1:${proxyPort}"]\n  endpoint "/**" {\n${guard}    proxy {\n      backend = "origin"\n    }\n  }\n}\ndefinitions {\n  backend "origin" {\n    origin = "http://127.0.0.1:${backendPort}"\n  }\n${jwt}}\nsettings {\n  log_level = "${ACCESS_LINES ? 'info' : 'warn'}"\n}\n`);
+      if (JWT) writeFileSync(join(dir, 'jwt-public.pem'), rsa.publicKey.export({ type: 'spki', format: 'pem' }));
       const env = { ...process.env, PORTICO_DATA_DIR: join(dir, 'data'), PORTICO_CONTROL_ADDR: `127.0.0.1:${controlPort}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${servicesPort}`, PORTICO_CDS_ADDR: `127.0.0.1:${cdsPort}`, PORTICO_LOG_LEVEL: 'warn' };
       proxy = spawn(process.execPath, [...NODE_FLAGS, ...profiling, PORTICO, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', log, 'inherit'] });
     }
     closeSync(log);
     children.push(proxy);
     const url = `http://127.0.0.1:${proxyPort}${PATH}`;
-    await waitFor(async () => (await fetch(url)).ok, TARGET);
-    const load = { threads: 1, connections: CONNECTIONS, ...(RATE ? { script: join(HERE, 'fixed-rate.lua'), scriptArgs: [RATE] } : {}) };
+    const headers = JWT ? { Authorization: `Bearer ${await new SignJWT({ sub: 'bench' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('2h').sign(rsa.privateKey)}` } : {};
+    await waitFor(async () => (await fetch(url, { headers })).ok, TARGET);
+    const load = { threads: 1, connections: CONNECTIONS, headers, ...(RATE ? { script: join(HERE, 'fixed-rate.lua'), scriptArgs: [RATE] } : {}) };
     await startWrk(url, { ...load, seconds: 3 }).done;
     // Only the measured run counts (not start-up, warm-up or shutdown).
     const strace = STRACE ? spawn('strace', ['-c', '-f', '-o', join(dir, 'strace.txt'), '-p', String(proxy.pid)], { stdio: 'ignore' }) : null;
@@ -189,7 +200,7 @@ if (process.argv[2]) {
         if (m && Number(m[1]) / run.requests >= 0.05) console.log(`  ${(Number(m[1]) / run.requests).toFixed(2).padStart(6)}  ${m[2]}`);
       }
     }
-    const what = TARGET === 'bare' ? 'the bare undici proxy' : `Portico, a plain proxy route, access lines ${ACCESS_LINES ? 'on' : 'off'}`;
+    const what = TARGET === 'bare' ? 'the bare undici proxy' : `Portico, a ${JWT ? 'jwt (RS256) protected' : 'plain'} proxy route, access lines ${ACCESS_LINES ? 'on' : 'off'}`;
     console.log(`wrk -c${CONNECTIONS} -d${SECONDS}s${RATE ? ` at ${RATE} req/s` : ''} through ${what}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99} (the profiler slows the process down)`);
     if (heap) printHeap(heap, TOP, run.requests);
     else {

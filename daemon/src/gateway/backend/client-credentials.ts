@@ -92,7 +92,8 @@ export function withClientCredentials(client: BackendClient, config: BackendOAut
           if (error instanceof GatewayError) throw new GatewayError(error.kind, `backend "${client.config.name}": ${error.detail}`, { source: client.config.name, cause: error });
           throw error;
         }
-        const response = await client.send({ ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } });
+        // A spread copies own properties only: `signal` may be a getter of the request's class.
+        const response = await client.send({ ...request, signal: request.signal, headers: { ...request.headers, authorization: `Bearer ${token}` } });
         if (response.status !== 401 || attempt >= config.retries || !replayable) return response;
         discardBody(response.body);
         tokens.invalidate(token);

@@ -9,10 +9,15 @@ export interface OutgoingRequest {
 }
 
 /**
- * The backend request of a plain proxy route, which no wrapping client sees (no oauth2,
- * openapi or websockets): its AbortSignal, made only if read, is a getter of the class.
+ * The backend request of one of the client request's blocks: it follows the client request's
+ * cancellation, and its AbortSignal, made only if something reads it, is a getter of the
+ * class. Not an object literal with its own `get signal()`: V8 gives each such object a hidden
+ * class of its own (the getter is a new closure each time), which the old generation's
+ * transition tree pointed at, so every request's objects outlived young-generation collections
+ * and were promoted (docs/gateway.md, "Performance"). A spread drops the getter: a wrapping
+ * client that copies a request names `signal` itself.
  */
-export class PlainBackendRequest implements BackendRequest {
+export class ClientBlockRequest implements BackendRequest {
   constructor(
     readonly method: string,
     readonly url: URL,
@@ -21,6 +26,7 @@ export class PlainBackendRequest implements BackendRequest {
     readonly cancel: RequestCancel,
     readonly requestId: string,
     readonly handler: string,
+    readonly customLogFields?: BackendRequest['customLogFields'],
   ) {}
 
   get signal(): AbortSignal {
@@ -28,28 +34,11 @@ export class PlainBackendRequest implements BackendRequest {
   }
 }
 
-/**
- * A backend request for one of the client request's blocks. It follows the client request's
- * cancellation; its AbortSignal is made only if something reads it. A plain object (its
- * `signal` an own getter), as wrapping clients copy it with a spread.
- */
+/** A backend request for one of the client request's blocks (see ClientBlockRequest). */
 export function backendRequest(ctx: EndpointContext, outgoing: OutgoingRequest, handler: string, customLogFields?: BackendRequest['customLogFields']): BackendRequest {
   const { method, url, headers, body } = outgoing;
   const requestId = ctx.request.id;
-  const logFields = customLogFields === undefined ? {} : { customLogFields };
   const cancel = ctx.cancel;
-  if (!cancel) return { method, url, headers, body, signal: ctx.signal, requestId, handler, ...logFields };
-  return {
-    method,
-    url,
-    headers,
-    body,
-    cancel,
-    get signal(): AbortSignal {
-      return cancel.signal;
-    },
-    requestId,
-    handler,
-    ...logFields,
-  };
+  if (cancel) return new ClientBlockRequest(method, url, headers, body, cancel, requestId, handler, customLogFields);
+  return { method, url, headers, body, signal: ctx.signal, requestId, handler, ...(customLogFields === undefined ? {} : { customLogFields }) };
 }

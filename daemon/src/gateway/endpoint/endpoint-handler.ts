@@ -10,7 +10,7 @@ import { bodyPlanFor, type BodyPlan } from './body-plan.js';
 import { hasClientBody, readClientBody } from './client-body.js';
 import { compilePlainProxy, unmodified } from './plain-proxy.js';
 import { applyResponseContexts, type ResponseContext } from './response-contexts.js';
-import { runBody, type BodyEnv, type BodyOutcome } from './run-body.js';
+import { EndpointBodyEnv, runBody, type BodyEnv, type BodyOutcome } from './run-body.js';
 import { NO_MODIFIERS } from '../config/build-common.js';
 
 /**
@@ -96,15 +96,8 @@ function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logge
   const outer: Modifiers[] = [server.modifiers, ...(api ? [api.modifiers] : [])].filter((m) => !unmodified(m));
   const serve = async function serveEndpoint(ctx: EndpointContext, scope: RequestScope): Promise<GatewayResponse> {
     ctx.log.handler = 'endpoint';
-    const env: BodyEnv = {
-      ctx,
-      scope,
-      plan,
-      // Made only when a step reads the body or a response, or an access control needs it.
-      get signal() {
-        return ctx.signal;
-      },
-    };
+    // Its signal is made only when a step reads the body or a response, or an access control needs it.
+    const env = new EndpointBodyEnv(ctx, scope, plan);
     const state: EndpointRun = { ctx, scope, env, refused: false };
     const outcome = await run(state);
     const contexts: ResponseContext[] = outer.map((modifiers) => ({ modifiers, scope, status: false }));
@@ -174,7 +167,7 @@ function runEndpointBody(run: EndpointRun): Promise<BodyOutcome> {
  */
 async function passAccessControls(labels: readonly string[], env: BodyEnv): Promise<BodyOutcome | null> {
   try {
-    await env.ctx.access.enforce(labels, env.scope, env.ctx.log, env.signal);
+    await env.ctx.access.enforce(labels, env.scope, env.ctx.log, env);
     return null;
   } catch (thrown) {
     const error = asGatewayError(thrown, 'access_control');

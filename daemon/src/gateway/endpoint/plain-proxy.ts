@@ -11,7 +11,7 @@ import type { EndpointContext, EndpointRoute, GatewayResponse } from '../contrac
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
 import type { EvalScope } from '../eval/request-scope.js';
 import type { HeaderRecord } from '../modifiers/header-modifiers.js';
-import { backendRequest, PlainBackendRequest } from './backend-request.js';
+import { backendRequest, ClientBlockRequest } from './backend-request.js';
 import { hasClientBody } from './client-body.js';
 import { endToEndHeaders } from './hop-headers.js';
 import { PROXY_DROPPED_HEADERS } from './upstream.js';
@@ -86,7 +86,7 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       if (host !== null) headers['host'] = host;
       if (authorization !== null) headers['authorization'] = authorization;
       if (idHeader !== '') headers[idHeader] = request.id;
-      const outgoing = ctx.cancel ? new PlainBackendRequest(request.method, url, headers, body, ctx.cancel, request.id, 'default') : backendRequest(ctx, { method: request.method, url, headers, body }, 'default');
+      const outgoing = ctx.cancel ? new ClientBlockRequest(request.method, url, headers, body, ctx.cancel, request.id, 'default') : backendRequest(ctx, { method: request.method, url, headers, body }, 'default');
       const response = await ctx.backends.get(backend.name).send(outgoing);
       // The backend's headers are this request's own copy (hop-by-hop headers already dropped).
       const answer = response.headers as HeaderRecord;

@@ -1,5 +1,8 @@
 import { Readable } from 'node:stream';
 import type { HandlerBody } from '../config/model.js';
+import type { EndpointContext } from '../contracts.js';
+import type { RequestScope } from '../eval/request-scope.js';
+import type { BodyPlan } from './body-plan.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
 import { discardBody } from './read-all.js';
 import { responseFromBlock } from './response-block.js';
@@ -15,6 +18,45 @@ export interface BodyOutcome {
 export type BodyEnv = Omit<UpstreamEnv, 'body' | 'clientBlock'>;
 
 /**
+ * A compiled endpoint's BodyEnv: its AbortSignal, made only when a step reads it, is a getter
+ * of the class, not of an object literal (see ClientBlockRequest in backend-request.ts).
+ */
+export class EndpointBodyEnv implements BodyEnv {
+  constructor(
+    readonly ctx: EndpointContext,
+    readonly scope: RequestScope,
+    readonly plan: BodyPlan,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.ctx.signal;
+  }
+}
+
+/** The UpstreamEnv of one body's blocks: its BodyEnv's, signal read only when needed. */
+class BlockEnv implements UpstreamEnv {
+  readonly ctx: EndpointContext;
+  readonly scope: RequestScope;
+  readonly plan: BodyPlan;
+  readonly #env: BodyEnv;
+
+  constructor(
+    env: BodyEnv,
+    readonly body: HandlerBody,
+    readonly clientBlock: string | null,
+  ) {
+    this.ctx = env.ctx;
+    this.scope = env.scope;
+    this.plan = env.plan;
+    this.#env = env;
+  }
+
+  get signal(): AbortSignal {
+    return this.#env.signal;
+  }
+}
+
+/**
  * Runs an endpoint's (or error handler's) proxies and requests stage by stage — a stage's
  * blocks in parallel, stages in order — then builds the client response from the response
  * block or the `default` block. A block whose dependency failed fails with `sequence`; the
@@ -22,18 +64,8 @@ export type BodyEnv = Omit<UpstreamEnv, 'body' | 'clientBlock'>;
  * response (an error handler with neither a response nor a default block).
  */
 export async function runBody(body: HandlerBody, env: BodyEnv): Promise<BodyOutcome | null> {
-  const clientBlock = body.response ? null : 'default';
   // Not a spread: that would read `signal`, which is made only when used.
-  const upstreamEnv: UpstreamEnv = {
-    ctx: env.ctx,
-    scope: env.scope,
-    plan: env.plan,
-    get signal() {
-      return env.signal;
-    },
-    body,
-    clientBlock,
-  };
+  const upstreamEnv = new BlockEnv(env, body, body.response ? null : 'default');
   const results = new Map<string, UpstreamResult>();
   const failures = new Map<string, GatewayError>();
   const dependsOn = (name: string): readonly string[] => block(body, name)?.config.dependsOn ?? [];

@@ -106,16 +106,19 @@ export async function dispatch(input: DispatchInput, placement: Placement): Prom
     if (preflight) return preflight;
     if (!endpoint.allowedMethods.includes(method)) throw methodNotAllowed(method, endpoint.allowedMethods);
     input.log.handler ??= 'endpoint';
-    if (input.compiled && target.handle !== null) return target.handle(new RouteContext(input, srv.server, api, endpoint, request));
-    return input.endpointHandler.handle(endpointContext(input, srv, api, endpoint, request));
+    const ctx = new RouteContext(input, srv.server, api, endpoint, request);
+    return input.compiled && target.handle !== null ? target.handle(ctx) : input.endpointHandler.handle(ctx);
   }
   // Only files routes matched, and none had the file: a 404 in the block the path is under.
   throw new GatewayError('route_not_found', `no file for ${input.path}`);
 }
 
 /**
- * The context of a compiled route: its AbortSignal is made only when read (access controls,
- * body reads), by a getter of the class (cheaper to make than an object with its own getter).
+ * The context of a request's route: its AbortSignal is made only when read (access controls,
+ * body reads), by a getter of the class. Not an object literal with its own getter: each would
+ * get a hidden class of its own, which kept the request's objects alive through young-generation
+ * collections (see ClientBlockRequest in endpoint/backend-request.ts). A handler that copies it
+ * with a spread names `signal` itself.
  */
 class RouteContext implements EndpointContext {
   readonly config: GatewayConfig;
@@ -145,31 +148,6 @@ class RouteContext implements EndpointContext {
   get signal(): AbortSignal {
     return this.cancel.signal;
   }
-}
-
-/**
- * The context given to an endpoint handler other than the one the routes were compiled with
- * (upgrade requests): a plain object, as such handlers copy it with a spread; its AbortSignal,
- * an own getter, is made only when read.
- */
-function endpointContext(input: DispatchInput, srv: ServerRuntime, api: ApiConfig | null, endpoint: EndpointConfig, request: RequestInfo): EndpointContext {
-  const { lifetime } = input;
-  return {
-    config: input.runtime.config,
-    access: input.runtime.access,
-    server: srv.server,
-    api,
-    endpoint,
-    request,
-    incoming: input.incoming,
-    backends: input.runtime.backends,
-    log: input.log,
-    logSink: input.logSink,
-    cancel: lifetime,
-    get signal(): AbortSignal {
-      return lifetime.signal;
-    },
-  };
 }
 
 /** A files or spa block's access controls, run by the endpoint handler (it runs their error handlers). */

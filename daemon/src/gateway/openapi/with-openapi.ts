@@ -38,7 +38,8 @@ export function withOpenApi(client: BackendClient, config: BackendOpenApiConfig,
       records.hold(request.requestId, request.handler);
       let outcome = { violations: checked.violations, error: null as GatewayError | null };
       try {
-        const response = await client.send({ ...request, body });
+        // A spread copies own properties only: `signal` may be a getter of the request's class.
+        const response = await client.send({ ...request, signal: request.signal, body });
         const read = await readUpTo(response.body, MAX_VALIDATED_BODY_BYTES);
         const responseViolations = read.rest !== null
           ? [`response body exceeds ${MAX_VALIDATED_BODY_BYTES} bytes and cannot be validated`]

@@ -22,7 +22,8 @@ export function upgradeEndpointHandler(inner: EndpointHandler, connect: ConnectB
       const proxy = websocketProxy(ctx.endpoint);
       if (proxy === null || !isWebsocketUpgrade(ctx.request.headers)) return inner.handle(ctx);
       checkHandshake(ctx.request);
-      return inner.handle({ ...ctx, backends: handshakeOnce(ctx.backends, proxy, (client, request) => connect(ctx, proxy, client, request)) });
+      // A spread copies own properties only: `signal` is a getter of the context's class.
+      return inner.handle({ ...ctx, signal: ctx.signal, backends: handshakeOnce(ctx.backends, proxy, (client, request) => connect(ctx, proxy, client, request)) });
     },
   };
 }
