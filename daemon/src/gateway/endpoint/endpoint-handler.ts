@@ -8,6 +8,7 @@ import { RequestScope } from '../eval/request-scope.js';
 import { logCustomFieldsError } from '../logs/log-sink.js';
 import { bodyPlanFor, type BodyPlan } from './body-plan.js';
 import { hasClientBody, readClientBody } from './client-body.js';
+import { noteRefusal } from './access-refusal.js';
 import { compilePlainProxy, unmodified } from './plain-proxy.js';
 import { applyResponseContexts, type ResponseContext } from './response-contexts.js';
 import { EndpointBodyEnv, runBody, type BodyEnv, type BodyOutcome } from './run-body.js';
@@ -170,10 +171,7 @@ async function passAccessControls(labels: readonly string[], env: BodyEnv): Prom
     await env.ctx.access.enforce(labels, env.scope, env.ctx.log, env);
     return null;
   } catch (thrown) {
-    const error = asGatewayError(thrown, 'access_control');
-    env.ctx.log.errorType = error.kind;
-    env.ctx.log.errorDetail = error.detail;
-    env.ctx.log.denial = { type: error.kind, label: error.source };
+    const error = noteRefusal(thrown, env.ctx.log);
     const handlers = error.source === null ? [] : (env.ctx.config.accessControls[error.source]?.errorHandlers ?? []);
     const handler = mostSpecific(handlers, error);
     if (!handler) throw error;

@@ -1,12 +1,18 @@
 /**
  * The compiled handler of a plain proxy route: an endpoint whose only block is a `default`
- * proxy to a backend with an origin, with no access control, permission, modifier, custom log
- * field, error handler, expected status, websockets, oauth2 or openapi anywhere on its way, and
- * no expression at all (static `path`, `path_prefix`, `hostname`, `basic_auth` are fine). Such a
- * request needs no variables, no body buffering and no response contexts: it is forwarded and
- * its answer given back, with the same headers, URL, log fields and errors as the general path.
+ * proxy to a backend with an origin, with no permission, modifier, custom log field, error
+ * handler, expected status, websockets, oauth2 or openapi anywhere on its way, and no
+ * expression at all (static `path`, `path_prefix`, `hostname`, `basic_auth` are fine). Access
+ * controls may guard it when each is a `jwt` or `basic_auth` without error handlers: they read
+ * only the request's headers, and a refusal is answered as the general path answers it (the
+ * control's challenge, no error handler to run). Such a request needs no body buffering and no
+ * response contexts: it is checked, forwarded and its answer given back, with the same
+ * headers, URL, log fields and errors as the general path.
  */
-import type { BackendConfig, Dyn, Modifiers } from '../config/model.js';
+import { addPrivateCaching } from '../access/private-caching.js';
+import type { AccessControlConfig, BackendConfig, Dyn, GatewayConfig, Modifiers } from '../config/model.js';
+import { RequestScope } from '../eval/request-scope.js';
+import { noteRefusal } from './access-refusal.js';
 import type { EndpointContext, EndpointRoute, GatewayResponse } from '../contracts.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
 import type { EvalScope } from '../eval/request-scope.js';
@@ -27,6 +33,18 @@ interface PlainProxy {
   readonly authorization: string | null;
   /** `request_id_backend_header` in lower case, or "" for none. */
   readonly idHeader: string;
+  /** The access controls to pass first (jwt and basic_auth only), in order. */
+  readonly labels: readonly string[];
+}
+
+/** Access controls a plain route runs itself: they read headers only and answer a refusal with their own challenge. */
+const PLAIN_GUARDS: ReadonlySet<AccessControlConfig['kind']> = new Set(['jwt', 'basic_auth']);
+
+function plainGuards(config: GatewayConfig, labels: readonly string[]): boolean {
+  return labels.every((label) => {
+    const control = config.accessControls[label];
+    return control !== undefined && PLAIN_GUARDS.has(control.kind) && control.errorHandlers.length === 0;
+  });
 }
 
 /** The plain proxy handler of `route`, or null when the route uses anything the general path must run. */
@@ -39,7 +57,7 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute): PlainPr
   const proxy = endpoint.proxies[0];
   if (endpoint.proxies.length !== 1 || proxy === undefined || proxy.name !== 'default') return null;
   if (endpoint.requests.length > 0 || endpoint.response !== null || endpoint.errorHandlers.length > 0 || endpoint.requiredPermission !== null) return null;
-  if (endpoint.access.effective.length > 0 || endpoint.customLogFields.length > 0 || server.customLogFields.length > 0) return null;
+  if (!plainGuards(config, endpoint.access.effective) || endpoint.customLogFields.length > 0 || server.customLogFields.length > 0) return null;
   if (api && (api.errorHandlers.length > 0 || api.requiredPermission !== null || api.customLogFields.length > 0 || !unmodified(api.modifiers))) return null;
   if (!unmodified(server.modifiers) || !unmodified(endpoint.modifiers) || !unmodified(proxy.modifiers)) return null;
   if (proxy.url !== null || proxy.expectedStatus !== null || proxy.websockets !== null || proxy.dependsOn.length > 0) return null;
@@ -49,7 +67,7 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute): PlainPr
   const idHeader = config.settings.requestIdBackendHeader.toLowerCase();
   const host = backend.hostname?.kind === 'static' && backend.hostname.value ? backend.hostname.value : null;
   const basic = backend.basicAuth?.kind === 'static' && backend.basicAuth.value ? backend.basicAuth.value : null;
-  return { backend, block: `proxy "${proxy.name}"`, host, authorization: basic === null ? null : `Basic ${Buffer.from(basic).toString('base64')}`, idHeader };
+  return { backend, block: `proxy "${proxy.name}"`, host, authorization: basic === null ? null : `Basic ${Buffer.from(basic).toString('base64')}`, idHeader, labels: endpoint.access.effective };
 }
 
 /** True when no modifier of the block is set. */
@@ -71,10 +89,19 @@ const NO_VARIABLES: EvalScope = {
 };
 
 function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise<GatewayResponse> {
-  const { backend, block, host, authorization, idHeader } = plain;
+  const { backend, block, host, authorization, idHeader, labels } = plain;
   return async function plainProxyRequest(ctx: EndpointContext): Promise<GatewayResponse> {
     ctx.log.handler = 'endpoint';
     const request = ctx.request;
+    if (labels.length > 0) {
+      // Their token_value and claims expressions, and request.context for nothing else: the route has no expression.
+      const scope = new RequestScope({ config: ctx.config, request, health: ctx.backends.health, access: ctx.access });
+      try {
+        await ctx.access.enforce(labels, scope, ctx.log, ctx);
+      } catch (thrown) {
+        throw noteRefusal(thrown, ctx.log);
+      }
+    }
     try {
       // As the general path (upstream.ts proxyRequest and finishBackendRequest), in its order.
       const headers = endToEndHeaders(request.headers, PROXY_DROPPED_HEADERS);
@@ -90,6 +117,7 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       const response = await ctx.backends.get(backend.name).send(outgoing);
       // The backend's headers are this request's own copy (hop-by-hop headers already dropped).
       const answer = response.headers as HeaderRecord;
+      if (labels.length > 0 && ctx.access.privateCaching(labels)) addPrivateCaching(answer);
       if (response.status === 204) {
         if (response.buffered === undefined) response.body.resume();
         delete answer['content-length'];

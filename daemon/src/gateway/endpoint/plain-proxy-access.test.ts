@@ -1,0 +1,109 @@
+// A plain proxy route guarded by jwt or basic_auth controls without error handlers is compiled
+// into the plain proxy handler, which runs the controls itself. It must answer, log and count
+// exactly as the general path does: the same route under an api with an (unrelated) error
+// handler takes the general path, and both see the same requests.
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { loadOk } from '../config/testing/config-files.js';
+import { accessLines, basic, startAccessGateway } from '../access/testing/access-gateway.js';
+import { compilePlainProxy } from './plain-proxy.js';
+import { startBackend } from './testing/endpoint-gateway.js';
+
+const SECRET = 'a-test-secret-of-enough-length-0123456789';
+const token = (claims: Record<string, unknown>): Promise<string> =>
+  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(SECRET));
+
+/** `/plain/**` compiles plain; `/general/**` is the same route inside an api whose error handler (for a timeout) forces the general path. */
+function config(origin: string, controls = 'access_control = ["tok", "pw"]'): string {
+  return `
+server {
+  hosts = ["*:0"]
+  endpoint "/plain/**" {
+    ${controls}
+    proxy {
+      backend = "b"
+    }
+  }
+  api {
+    base_path = "/general"
+    error_handler "backend_timeout" {
+      response {
+        status = 504
+      }
+    }
+    endpoint "/**" {
+      ${controls}
+      proxy {
+        backend = "b"
+      }
+    }
+  }
+}
+definitions {
+  backend "b" {
+    origin = "${origin}"
+  }
+  jwt "tok" {
+    signature_algorithm = "HS256"
+    key = "${SECRET}"
+    header = "X-Token"
+  }
+  basic_auth "pw" {
+    user = "ada"
+    password = "lovelace"
+  }
+}
+`;
+}
+
+describe('a plain proxy route behind jwt and basic_auth', () => {
+  it('compiles to the plain handler only when its controls are jwt or basic_auth without error handlers', async () => {
+    const compiled = async (hcl: string, path: string): Promise<boolean> => {
+      const cfg = await loadOk({ 'portico.hcl': hcl });
+      const server = cfg.servers[0]!;
+      const api = server.apis.find((a) => a.endpoints.some((e) => e.pattern === path)) ?? null;
+      const endpoint = (api ? api.endpoints : server.endpoints).find((e) => e.pattern === path)!;
+      return compilePlainProxy({ config: cfg, server, api, endpoint }) !== null;
+    };
+    const hcl = config('http://127.0.0.1:9');
+    expect(await compiled(hcl, '/plain/**')).toBe(true);
+    expect(await compiled(hcl, '/**')).toBe(false);
+    const handled = hcl.replace('basic_auth "pw" {', 'basic_auth "pw" {\n    error_handler "basic_auth" {\n      response {\n        status = 418\n      }\n    }');
+    expect(await compiled(handled, '/plain/**')).toBe(false);
+  });
+
+  it('refuses, forwards, logs and counts as the general path', async () => {
+    const backend = await startBackend();
+    const gw = await startAccessGateway({ 'portico.hcl': config(backend.origin) });
+    const good = await token({ sub: 'ada' });
+    const cases: [string, Record<string, string>][] = [
+      ['nothing', {}],
+      ['jwt only', { 'x-token': good }],
+      ['wrong password', { 'x-token': good, authorization: basic('ada', 'nope') }],
+      ['bad token', { 'x-token': `${good}x`, authorization: basic('ada', 'lovelace') }],
+      ['both', { 'x-token': good, authorization: basic('ada', 'lovelace'), 'cache-control': 'no-cache' }],
+    ];
+    const seen = (prefix: string) => async ([, headers]: [string, Record<string, string>]) => {
+      const res = await fetch(gw.url(`${prefix}/x?q=1`), { headers });
+      const body = await res.text();
+      return { status: res.status, challenge: res.headers.get('www-authenticate'), cacheControl: res.headers.get('cache-control'), body: res.status === 200 ? String(JSON.parse(body).url).replace(prefix, '<route>') : body.length > 0 };
+    };
+    const plain = await Promise.all(cases.map(seen('/plain')));
+    const general = await Promise.all(cases.map(seen('/general')));
+    expect(plain).toEqual(general);
+    expect(plain.map((r) => r.status)).toEqual([401, 401, 401, 401, 200]);
+    expect(plain[4]).toMatchObject({ cacheControl: 'private', body: '<route>/x?q=1' });
+    // The backend never saw a refused request, nor the client's credentials.
+    expect(backend.seen).toHaveLength(2);
+    expect(backend.seen.every((r) => r.headers.authorization === undefined)).toBe(true);
+
+    const lines = accessLines(gw);
+    const fields = (prefix: string) =>
+      lines.filter((l) => String(l['url']).includes(prefix)).map((l) => [l['status'], l['error_type'] ?? null, l['auth_user'] ?? null, l['handler']]);
+    expect(fields('/plain/')).toHaveLength(5);
+    expect(fields('/plain/').sort()).toEqual(fields('/general/').sort());
+    const denials = (prefix: string) => gw.denials.filter((d) => d.path.startsWith(prefix)).map((d) => `${d.type} ${d.label}`).sort();
+    expect(denials('/plain')).toEqual(['basic_auth pw', 'basic_auth_credentials_missing pw', 'jwt_token_invalid tok', 'jwt_token_missing tok'].sort());
+    expect(denials('/plain')).toEqual(denials('/general'));
+  });
+});
