@@ -11,6 +11,8 @@ const SECRET_KEY = /(token|secret|password|passwd|authorization|cookie|api[_-]?k
 
 export interface LogSink {
   write(line: string): void;
+  /** Writes what the sink holds back, if anything (called after an error line). */
+  flush?(): void;
 }
 
 export interface LoggerOptions {
@@ -53,6 +55,11 @@ export class Logger {
     });
   }
 
+  /** Where the lines go (another logger may share it, keeping the order of their lines). */
+  get sink(): LogSink {
+    return this.#sink;
+  }
+
   enabled(level: LogLevel): boolean {
     return RANK[level] <= RANK[this.level];
   }
@@ -85,6 +92,8 @@ export class Logger {
         .join(' ');
       this.#sink.write(`${timestamp} ${level.toUpperCase().padEnd(5)}${tag} ${message}${extra ? ` ${extra}` : ''}`);
     }
+    // An error may be the last thing a process says: it does not wait in a batch.
+    if (RANK[level] <= RANK.error) this.#sink.flush?.();
     if ((level === 'warn' || level === 'error' || level === 'fatal' || level === 'panic') && this.#onNotice) {
       this.#onNotice(level === 'warn' ? 'warn' : 'error', message, all);
     }

@@ -37,7 +37,7 @@ export const infosessionsArea: Area = {
   modes: ['all', 'gateway'],
   install(ctx: DaemonContext): void {
     // Its own logger without the event-bus hook: each reload is published once, as infosessions.reloaded.
-    const logger = new Logger({ format: ctx.logger.format, level: ctx.logger.level, base: { component: 'infosessions' } });
+    const logger = new Logger({ format: ctx.logger.format, level: ctx.logger.level, sink: ctx.logger.sink, base: { component: 'infosessions' } });
     const keys = new ApiKeys(() => ctx.store());
     const source: InfosessionsSource = new InfosessionsSource(sourceFiles(ctx.env), (result) => {
       const { level, message } = describeReload(result, source.status().buildings.error?.message ?? null);

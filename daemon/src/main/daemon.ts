@@ -13,6 +13,7 @@ import { ComponentHost } from '../core/component.js';
 import { resolveConfigSources, type ConfigSources } from '../core/config-sources.js';
 import { StartupError } from '../core/errors.js';
 import { Logger } from '../core/logger.js';
+import { batchedStdoutSink } from '../core/stdout-batch.js';
 import { RunMarker } from '../core/run-marker.js';
 import { ServicesListener } from '../core/services-listener.js';
 import { VERSION } from '../core/version.js';
@@ -46,6 +47,8 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
   const logger = new Logger({
     format: settings.logFormat,
     level: settings.logLevel,
+    // Lines of a turn go out together (a callback worker logs a line per delivery); errors at once.
+    sink: batchedStdoutSink,
     base: {},
     onNotice: (level, message, fields) => {
       const component = typeof fields.component === 'string' ? `${fields.component}: ` : '';

@@ -11,7 +11,7 @@ import { GatewayError } from '../errors/error-types.js';
 import { accessRecord, type AccessRecordInput } from './access-record.js';
 import { accessLineOf, backendLineOf, formatCommonLine } from './common-line.js';
 import { scrubRecordHeaders } from './header-allow-list.js';
-import { batchedStdout } from './stdout-batch.js';
+import { batchedStdout } from '../../core/stdout-batch.js';
 
 const RANK: Record<LogLevel, number> = { panic: 0, fatal: 1, error: 2, warn: 3, info: 4, debug: 5, trace: 6 };
 

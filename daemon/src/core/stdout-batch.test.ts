@@ -1,5 +1,6 @@
 import { afterEach, expect, it, vi } from 'vitest';
-import { batchedStdout } from './stdout-batch.js';
+import { Logger } from './logger.js';
+import { batchedStdout, batchedStdoutSink } from './stdout-batch.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -30,4 +31,28 @@ it('does not hold more than 64 KiB: a long burst goes out as it grows', async ()
   // The rest follows with the timer.
   await new Promise((resolve) => setTimeout(resolve, 100));
   expect(writes.join('')).toBe(`${line}\n`.repeat(200));
+});
+
+it('lets the daemon logger batch its lines, in order with the gateway lines, and writes an error at once', async () => {
+  const writes: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    writes.push(String(chunk));
+    return true;
+  });
+  const logger = new Logger({ sink: batchedStdoutSink, base: { component: 'callback-worker' } });
+  logger.info('callback_delivered', { delivery: 'd1' });
+  batchedStdout('gateway access line');
+  logger.info('callback_delivered', { delivery: 'd2' });
+  expect(writes).toEqual([]);
+  logger.error('worker failed', { delivery: 'd3' });
+  expect(writes).toHaveLength(1);
+  const lines = writes[0]!.trimEnd().split('\n');
+  expect(lines.map((l) => l.replace(/^\d{4}-\S+ /, ''))).toEqual([
+    'INFO  [callback-worker] callback_delivered delivery=d1',
+    'gateway access line',
+    'INFO  [callback-worker] callback_delivered delivery=d2',
+    'ERROR [callback-worker] worker failed delivery=d3',
+  ]);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(writes).toHaveLength(1);
 });

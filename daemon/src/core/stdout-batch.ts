@@ -1,8 +1,11 @@
 /**
- * Log lines for stdout, written together: the lines of FLUSH_MS (many requests under load)
- * go out in one write instead of one system call each. Pending lines are written FLUSH_MS
- * after the first of them, as soon as they pass FLUSH_BYTES, and when the process exits.
+ * Log lines for stdout, written together: the lines of FLUSH_MS (many requests or deliveries
+ * under load) go out in one write instead of one system call each. Pending lines are written
+ * FLUSH_MS after the first of them, as soon as they pass FLUSH_BYTES, when the process exits,
+ * and on `flushStdout()` (the daemon's logger calls it after an error line). The daemon's
+ * logger and the gateway's log sink both write here, so their lines keep their order.
  */
+import type { LogSink } from './logger.js';
 
 /** How long a line may wait for others; short enough that a reader following the log sees no delay. */
 const FLUSH_MS = 20;
@@ -13,7 +16,8 @@ let pending = '';
 let timer: NodeJS.Timeout | null = null;
 let hooked = false;
 
-function flush(): void {
+/** Writes the pending lines now. */
+export function flushStdout(): void {
   if (timer) clearTimeout(timer);
   timer = null;
   if (pending === '') return;
@@ -26,15 +30,18 @@ function flush(): void {
 export function batchedStdout(line: string): void {
   pending += `${line}\n`;
   if (pending.length >= FLUSH_BYTES) {
-    flush();
+    flushStdout();
     return;
   }
   if (timer) return;
   // Unreferenced: pending lines never keep the process alive; the exit hook writes them.
-  timer = setTimeout(flush, FLUSH_MS).unref();
+  timer = setTimeout(flushStdout, FLUSH_MS).unref();
   if (!hooked) {
     hooked = true;
     // stdout to a file or a pipe is written synchronously, so lines queued before exit still go out.
-    process.once('exit', flush);
+    process.once('exit', flushStdout);
   }
 }
+
+/** A logger sink for the daemon: batched lines, flushed at once after an error. */
+export const batchedStdoutSink: LogSink = { write: batchedStdout, flush: flushStdout };
