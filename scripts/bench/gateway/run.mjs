@@ -1,18 +1,21 @@
 // Gateway benchmark, one run on loopback (docs/gateway.md "Performance"):
 //   1. the same backend (nginx serving an 858-byte JSON file) loaded directly, through a bare
 //      Node http + undici Pool proxy (bare-proxy.mjs), through an nginx reverse proxy and
-//      through Portico (a plain proxy route, access lines off, then on), with wrk at fixed
-//      concurrency: req/s, p50/p99;
+//      through Portico (a plain proxy route, access lines on; a second daemon with them off),
+//      with wrk at fixed concurrency: req/s, p50/p99;
 //   2. the same route open and behind an RS256 jwt;
+//   Steps 1 and 2 run in BENCH_ROUNDS rounds, each target once per round, one after the other:
+//   a machine whose speed drifts (shared cores) moves targets of one round together, so each
+//   ratio is taken within a round and the median over the rounds is the one judged;
 //   3. p99 at a fixed rate, half of Portico's peak (access lines on), for Portico and for the
-//      bare proxy at that same rate (wrk paced by fixed-rate.lua);
+//      bare proxy at that same rate (wrk paced by fixed-rate.lua), alternating, in rounds;
 //   4. reload latency: 100 saves of the config file, each timed from the write to the first
 //      response carrying the new configuration's header (p50/p99);
 //   5. failed requests while 100 reloads happen under wrk load (must be 0).
 // Then each target as a ratio against its reference from this same run, met or not met.
 // Needs a build (npm run build), nginx and wrk (apt-get install -y nginx wrk). BENCH_PORTICO
 // names another build's bin/portico.js (a copy of daemon/ from before a change) to measure it.
-//   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_THREADS=1 BENCH_RELOADS=100 node scripts/bench/gateway/run.mjs
+//   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_THREADS=1 BENCH_ROUNDS=3 BENCH_RELOADS=100 node scripts/bench/gateway/run.mjs
 import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -27,12 +30,15 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const RELOADS = Number(process.env.BENCH_RELOADS ?? 100);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PATH = '/bench/item.json';
 const PORTICO = process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js');
 /** The daemon's Node flags as `npm start` and the service file give them; BENCH_NODE_FLAGS="" measures without. */
 const NODE_FLAGS = process.env.BENCH_NODE_FLAGS === undefined ? DAEMON_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
 /** Seconds of load on each Node proxy before measuring (the JIT compiles the hot path first). */
 const WARMUP_SECONDS = 3;
+/** Pause before each measured run of a round. */
+const SETTLE_MS = 1500;
 
 /** The targets of issue 15 (gateway and reload). */
 const TARGETS = { bare: 1.0, nginx: 0.4, p99SlackMs: 1, jwt: 0.85, reloadP99Ms: 100 };
@@ -124,7 +130,7 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 const row = (name, r) => `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  errors ${r.non2xx + r.socketErrors}`;
 
 try {
-  const [backendPort, proxyPort, barePort, porticoPort, controlPort, servicesPort, cdsPort] = await Promise.all(Array.from({ length: 7 }, freePort));
+  const [backendPort, proxyPort, barePort, porticoPort, controlPort, servicesPort, cdsPort, quietPort, ...quietPorts] = await Promise.all(Array.from({ length: 11 }, freePort));
   const www = join(dir, 'www');
   mkdirSync(join(www, 'bench'), { recursive: true });
   const item = JSON.stringify({ id: 1, items: Array.from({ length: 20 }, (_, i) => ({ n: i, name: `item number ${i}`, ok: true })) });
@@ -150,8 +156,11 @@ try {
   const token = await new SignJWT({ sub: 'bench' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('2h').sign(rsa.privateKey);
   const configFile = join(dir, 'portico.hcl');
   let revision = 0;
-  let accessLines = false;
+  const accessLines = true;
   writeFileSync(configFile, porticoConfig(porticoPort, backendPort, revision, accessLines));
+  // The same routes with access lines off, in a daemon of its own, so both are measured in every round.
+  const quietConfig = join(dir, 'portico-quiet.hcl');
+  writeFileSync(quietConfig, porticoConfig(quietPort, backendPort, 0, false));
   const env = {
     ...process.env,
     PORTICO_DATA_DIR: join(dir, 'data'),
@@ -168,10 +177,14 @@ try {
   const daemon = spawn(process.execPath, [...NODE_FLAGS, PORTICO, 'daemon', '--mode', 'gateway', '-f', configFile], { cwd: ROOT, env, stdio: ['ignore', logFd, 'inherit'] });
   closeSync(logFd);
   children.push(daemon);
+  const [quietControl, quietServices, quietCds] = quietPorts;
+  const quietEnv = { ...env, PORTICO_DATA_DIR: join(dir, 'data-quiet'), PORTICO_CONTROL_ADDR: `127.0.0.1:${quietControl}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${quietServices}`, PORTICO_CDS_ADDR: `127.0.0.1:${quietCds}` };
+  children.push(spawn(process.execPath, [...NODE_FLAGS, PORTICO, 'daemon', '--mode', 'gateway', '-f', quietConfig], { cwd: ROOT, env: quietEnv, stdio: ['ignore', 'ignore', 'inherit'] }));
 
   const direct = `http://127.0.0.1:${backendPort}${PATH}`;
   const viaBare = `http://127.0.0.1:${barePort}${PATH}`;
   const viaPortico = `http://127.0.0.1:${porticoPort}${PATH}`;
+  const viaQuiet = `http://127.0.0.1:${quietPort}${PATH}`;
   const viaRevision = `http://127.0.0.1:${porticoPort}/rev${PATH}`;
   const viaNginx = `http://127.0.0.1:${proxyPort}${PATH}`;
   const viaJwt = `http://127.0.0.1:${porticoPort}/jwt${PATH}`;
@@ -181,6 +194,7 @@ try {
   await waitFor(async () => (await fetch(viaNginx)).ok, 'proxy nginx');
   await waitFor(async () => (await fetch(viaBare)).ok, 'bare proxy');
   await waitFor(async () => (await fetch(viaPortico)).ok, 'portico');
+  await waitFor(async () => (await fetch(viaQuiet)).ok, 'portico (access lines off)');
   for (const [name, url] of [['Portico', viaPortico], ['the bare proxy', viaBare], ['the revision route', viaRevision]]) {
     if ((await (await fetch(url)).text()) !== item) throw new Error(`bench: ${name} answered a different body than the backend`);
   }
@@ -201,42 +215,70 @@ try {
     }
   }
 
-  for (const url of [viaBare, viaPortico, viaOpen]) await startWrk(url, { ...wrkOptions, seconds: WARMUP_SECONDS }).done;
+  for (const url of [viaBare, viaPortico, viaQuiet, viaOpen]) await startWrk(url, { ...wrkOptions, seconds: WARMUP_SECONDS }).done;
   await startWrk(viaJwt, { ...wrkOptions, seconds: WARMUP_SECONDS, headers: bearer }).done;
 
   const [load1] = loadavg();
-  console.log(`gateway benchmark: ${Buffer.byteLength(item)}-byte JSON from nginx, wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s on loopback, ${cpus().length} cores, 1-minute load ${load1.toFixed(2)} at the start`);
+  console.log(`gateway benchmark: ${Buffer.byteLength(item)}-byte JSON from nginx, wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s on loopback, ${cpus().length} cores, 1-minute load ${load1.toFixed(2)} at the start; ${ROUNDS} rounds`);
   const directRun = await wrk(direct);
-  const bare = await wrk(viaBare);
-  const nginx = await wrk(viaNginx);
-  const porticoQuiet = await wrk(viaPortico);
-  console.log(row('backend directly', directRun));
-  console.log(row('through the bare undici proxy', bare));
-  console.log(row('through nginx proxy', nginx));
-  console.log(row('through Portico, access lines off', porticoQuiet));
+  console.log(row('backend directly (once)', directRun));
+  // Each round runs every target once, back to back; ratios are taken within a round.
+  const targets = [
+    ['bare', 'through the bare undici proxy', viaBare, {}],
+    ['nginx', 'through nginx proxy', viaNginx, {}],
+    ['portico', 'through Portico, access lines on', viaPortico, {}],
+    ['quiet', 'through Portico, access lines off', viaQuiet, {}],
+    ['open', 'Portico, no access control', viaOpen, {}],
+    ['jwt', 'Portico, jwt RS256', viaJwt, bearer],
+  ];
+  const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const rounds = [];
+  let logBytes = 0;
+  let loggedRequests = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    const round = {};
+    for (const [key, , url, headers] of targets) {
+      // A proxy that was just loaded may still collect its garbage: not during the next one's run.
+      await settle();
+      const logBefore = key === 'portico' ? statSync(logFile).size : 0;
+      round[key] = await wrk(url, headers);
+      if (key === 'portico') {
+        logBytes += statSync(logFile).size - logBefore;
+        loggedRequests += round[key].requests;
+      }
+    }
+    rounds.push(round);
+    console.log(`  round ${r + 1}: ${targets.map(([key]) => `${key} ${round[key].rps.toFixed(0)}`).join(', ')} req/s`);
+  }
+  const median = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  /** The round whose `key` rate is the median, for its p50/p99 (rows show one real run, not a mix). */
+  const medianRun = (key) => {
+    const byRate = rounds.map((round) => round[key]).sort((a, b) => a.rps - b.rps);
+    return byRate[Math.floor((byRate.length - 1) / 2)];
+  };
+  const ratio = (a, b) => median(rounds.map((round) => round[a].rps / round[b].rps));
+  const ratios = (a, b) => rounds.map((round) => (round[a].rps / round[b].rps).toFixed(3)).join(' ');
+  console.log(`median of the ${ROUNDS} rounds (p50/p99 of the median round):`);
+  for (const [key, name] of targets) console.log(row(name, medianRun(key)));
+  console.log(`    (${(logBytes / Math.max(1, loggedRequests)).toFixed(0)} log bytes per request written to ${logFile.replace(dir, '<tmp>')})`);
 
-  // Access control: the same route shape unprotected and behind an RS256 jwt, back to back.
-  const open = await wrk(viaOpen);
-  const guarded = await wrk(viaJwt, bearer);
-  console.log(row('Portico, no access control', open));
-  console.log(row('Portico, jwt RS256', guarded));
-
-  // Access lines on: one access line and one backend line per request, written to the log file.
-  accessLines = true;
-  await saveAndObserve();
-  const logBefore = statSync(logFile).size;
-  const portico = await wrk(viaPortico);
-  const logBytes = statSync(logFile).size - logBefore;
-  console.log(row('through Portico, access lines on', portico));
-  console.log(`    (${(logBytes / Math.max(1, portico.requests)).toFixed(0)} log bytes per request written to ${logFile.replace(dir, '<tmp>')})`);
-
-  // Latency below saturation: the same fixed rate, half of Portico's peak, through both proxies.
-  const rate = Math.round(portico.rps / 2);
-  const porticoPaced = await wrkAtRate(viaPortico, rate);
-  const barePaced = await wrkAtRate(viaBare, rate);
-  console.log(`at a fixed ${rate} req/s (half of Portico's peak with access lines on; wrk paced by fixed-rate.lua):`);
-  console.log(row('through Portico, access lines on', porticoPaced));
-  console.log(row('through the bare undici proxy', barePaced));
+  // Latency below saturation: the same fixed rate, half of Portico's peak, through both proxies, alternating.
+  const rate = Math.round(median(rounds.map((round) => round.portico.rps)) / 2);
+  const pacedRounds = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    await settle();
+    const portico = await wrkAtRate(viaPortico, rate);
+    await settle();
+    pacedRounds.push({ portico, bare: await wrkAtRate(viaBare, rate) });
+  }
+  const pacedMedian = (key) => median(pacedRounds.map((round) => round[key].p99Ms));
+  console.log(`at a fixed ${rate} req/s (half of Portico's median peak with access lines on; wrk paced by fixed-rate.lua), p99 of each round:`);
+  console.log(`  through Portico, access lines on       ${pacedRounds.map((round) => round.portico.p99).join('  ')}  (p50 ${pacedRounds.map((round) => round.portico.p50).join(' ')})`);
+  console.log(`  through the bare undici proxy          ${pacedRounds.map((round) => round.bare.p99).join('  ')}  (p50 ${pacedRounds.map((round) => round.bare.p50).join(' ')})`);
 
   const idle = [];
   for (let i = 0; i < RELOADS; i++) idle.push(await saveAndObserve());
@@ -257,15 +299,16 @@ try {
   const failed = underLoad.non2xx + underLoad.socketErrors;
   console.log(`${RELOADS} reloads under load (wrk -c${CONNECTIONS}, ${loadSeconds}s): ${underLoad.requests} requests, ${failed} failed (non-2xx ${underLoad.non2xx}, socket errors ${underLoad.socketErrors}); reload latency under load p50 ${percentile(busy, 50).toFixed(1)} ms  p99 ${percentile(busy, 99).toFixed(1)} ms`);
 
-  console.log('targets (issue 15), each against its reference in this run:');
-  console.log(verdict('Portico (access lines on) / bare undici proxy', portico.rps / bare.rps, TARGETS.bare));
-  console.log(verdict('Portico (access lines on) / nginx proxy', portico.rps / nginx.rps, TARGETS.nginx));
-  const paced = porticoPaced.rps >= 0.95 * rate && barePaced.rps >= 0.95 * rate ? '' : ` (rate not held: Portico ${porticoPaced.rps.toFixed(0)}, bare ${barePaced.rps.toFixed(0)} req/s)`;
-  console.log(`${verdict(`p99 at ${rate} req/s, Portico ${porticoPaced.p99} vs bare proxy ${barePaced.p99} + ${TARGETS.p99SlackMs} ms`, porticoPaced.p99Ms, barePaced.p99Ms + TARGETS.p99SlackMs, { atMost: true, unit: 'ms' })}${paced}`);
-  console.log(verdict('Portico jwt RS256 / no access control', guarded.rps / open.rps, TARGETS.jwt));
+  console.log('targets (issue 15), each against its reference in this run (ratios: the median of the rounds, each round in brackets):');
+  console.log(`${verdict('Portico (access lines on) / bare undici proxy', ratio('portico', 'bare'), TARGETS.bare)}  [${ratios('portico', 'bare')}]`);
+  console.log(`${verdict('Portico (access lines on) / nginx proxy', ratio('portico', 'nginx'), TARGETS.nginx)}  [${ratios('portico', 'nginx')}]`);
+  const held = pacedRounds.every((round) => round.portico.rps >= 0.95 * rate && round.bare.rps >= 0.95 * rate);
+  const paced = held ? '' : ` (rate not held in every round: Portico ${pacedRounds.map((round) => round.portico.rps.toFixed(0)).join(' ')}, bare ${pacedRounds.map((round) => round.bare.rps.toFixed(0)).join(' ')} req/s)`;
+  console.log(`${verdict(`p99 at ${rate} req/s (median of rounds), Portico ${pacedMedian('portico').toFixed(2)} ms vs bare proxy ${pacedMedian('bare').toFixed(2)} ms + ${TARGETS.p99SlackMs} ms`, pacedMedian('portico'), pacedMedian('bare') + TARGETS.p99SlackMs, { atMost: true, unit: 'ms' })}${paced}`);
+  console.log(`${verdict('Portico jwt RS256 / no access control', ratio('jwt', 'open'), TARGETS.jwt)}  [${ratios('jwt', 'open')}]`);
   console.log(verdict(`reload p99 over ${RELOADS} saves`, reloadP99, TARGETS.reloadP99Ms, { atMost: true, unit: 'ms' }));
   console.log(verdict(`failed requests over ${RELOADS} reloads under load`, failed, 0, { atMost: true, unit: 'requests' }));
-  console.log(`  (for reference: Portico access lines off / bare ${(porticoQuiet.rps / bare.rps).toFixed(3)}, / nginx ${(porticoQuiet.rps / nginx.rps).toFixed(3)}, / direct ${(porticoQuiet.rps / directRun.rps).toFixed(3)}; bare / nginx ${(bare.rps / nginx.rps).toFixed(3)})`);
+  console.log(`  (for reference, medians: Portico access lines off / bare ${ratio('quiet', 'bare').toFixed(3)}, / nginx ${ratio('quiet', 'nginx').toFixed(3)}; access lines on / off ${ratio('portico', 'quiet').toFixed(3)}; bare / nginx ${ratio('bare', 'nginx').toFixed(3)}; Portico access lines on / directly (first run) ${(medianRun('portico').rps / directRun.rps).toFixed(3)})`);
   if (failed > 0) process.exitCode = 1;
 } finally {
   cleanup();
