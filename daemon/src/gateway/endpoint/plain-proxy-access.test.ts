@@ -2,16 +2,13 @@
 // into the plain proxy handler, which runs the controls itself. It must answer, log and count
 // exactly as the general path does: the same route under an api with an (unrelated) error
 // handler takes the general path, and both see the same requests.
-import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { loadOk } from '../config/testing/config-files.js';
 import { accessLines, basic, startAccessGateway } from '../access/testing/access-gateway.js';
 import { compilePlainProxy } from './plain-proxy.js';
 import { startBackend } from './testing/endpoint-gateway.js';
+import { backendAndJwt, tokToken } from './testing/guarded-backend.js';
 
-const SECRET = 'a-test-secret-of-enough-length-0123456789';
-const token = (claims: Record<string, unknown>): Promise<string> =>
-  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(SECRET));
 
 /** `/plain/**` compiles plain; `/general/**` is the same route inside an api whose error handler (for a timeout) forces the general path. */
 function config(origin: string, controls = 'access_control = ["tok", "pw"]'): string {
@@ -40,14 +37,7 @@ server {
   }
 }
 definitions {
-  backend "b" {
-    origin = "${origin}"
-  }
-  jwt "tok" {
-    signature_algorithm = "HS256"
-    key = "${SECRET}"
-    header = "X-Token"
-  }
+${backendAndJwt(origin, 'header = "X-Token"')}
   basic_auth "pw" {
     user = "ada"
     password = "lovelace"
@@ -75,7 +65,7 @@ describe('a plain proxy route behind jwt and basic_auth', () => {
   it('refuses, forwards, logs and counts as the general path', async () => {
     const backend = await startBackend();
     const gw = await startAccessGateway({ 'portico.hcl': config(backend.origin) });
-    const good = await token({ sub: 'ada' });
+    const good = await tokToken({ sub: 'ada' });
     const cases: [string, Record<string, string>][] = [
       ['nothing', {}],
       ['jwt only', { 'x-token': good }],

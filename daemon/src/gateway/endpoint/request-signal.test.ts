@@ -3,11 +3,10 @@
 // Made per request for nothing, it cost an AbortController and kept the request's objects
 // alive through young-generation collections (docs/gateway.md, "Performance").
 import { afterEach, expect, it, vi } from 'vitest';
-import { SignJWT } from 'jose';
 import { RequestLifetime } from '../http/request-lifetime.js';
 import { startBackend, startEndpointGateway } from './testing/endpoint-gateway.js';
+import { backendAndJwt, tokToken } from './testing/guarded-backend.js';
 
-const SECRET = 'a-test-secret-of-enough-length-0123456789';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -41,13 +40,7 @@ server {
   }
 }
 definitions {
-  backend "b" {
-    origin = "${origin}"
-  }
-  jwt "tok" {
-    signature_algorithm = "HS256"
-    key = "${SECRET}"
-  }
+${backendAndJwt(origin)}
 }
 `;
 }
@@ -56,7 +49,7 @@ it('makes no AbortSignal for a plain proxy, a general route or a jwt with a stat
   const backend = await startBackend();
   const gw = await startEndpointGateway(config(backend.origin));
   const made = vi.spyOn(RequestLifetime.prototype, 'signal', 'get');
-  const token = await new SignJWT({ sub: 'ada' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(SECRET));
+  const token = await tokToken({ sub: 'ada' });
 
   const plain = await fetch(gw.url('/plain/a'));
   const general = await fetch(gw.url('/general/a'));
