@@ -4,11 +4,12 @@ import { asGatewayError, GatewayError, handlerSpecificity } from '../errors/erro
 import { addPrivateCaching } from '../access/private-caching.js';
 import { evalCustomLogFields, evalDyn } from '../eval/eval-dyn.js';
 import { FORM_MEDIA_TYPE, mediaType } from '../eval/http-variables.js';
-import { RequestScope } from '../eval/request-scope.js';
+import type { RequestScope } from '../eval/request-scope.js';
 import { logCustomFieldsError } from '../logs/log-sink.js';
 import { bodyPlanFor, type BodyPlan } from './body-plan.js';
 import { hasClientBody, readClientBody } from './client-body.js';
 import { noteRefusal } from './access-refusal.js';
+import { routeScope } from './route-scope.js';
 import { compilePlainProxy, unmodified } from './plain-proxy.js';
 import { applyResponseContexts, type ResponseContext } from './response-contexts.js';
 import { EndpointBodyEnv, runBody, type BodyEnv, type BodyOutcome } from './run-body.js';
@@ -51,7 +52,7 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
       const labels = ctx.blockAccess.effective;
       if (labels.length === 0) return null;
       const endpoint = staticEndpoint(ctx.path, ctx.blockAccess);
-      const scope = new RequestScope({ config: ctx.config, request: ctx.request, health: ctx.backends.health, access: ctx.access });
+      const scope = routeScope(ctx);
       const plan = bodyPlanFor(ctx.config, ctx.server, null, endpoint);
       if (plan.loginLabels.size > 0) await ctx.access.prepareLogins(plan.loginLabels, ctx.signal);
       const env: BodyEnv = { ctx: { ...ctx, endpoint, api: null }, scope, plan, signal: ctx.signal };
@@ -107,16 +108,15 @@ function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logge
     if (!state.refused && labels.length > 0 && ctx.access.privateCaching(labels)) addPrivateCaching(response.headers);
     return { status: response.status, headers: response.headers, body: response.body };
   };
-  const scopeOf = (ctx: EndpointContext): RequestScope => new RequestScope({ config: ctx.config, request: ctx.request, health: ctx.backends.health, access: ctx.access });
   const fields = endpoint.customLogFields;
   if (fields.length === 0) {
     return function endpointRequest(ctx: EndpointContext): Promise<GatewayResponse> {
-      return serve(ctx, scopeOf(ctx));
+      return serve(ctx, routeScope(ctx));
     };
   }
   // The block's fields (server → api → endpoint) see what the endpoint saw, once it answered or failed.
   return async function endpointRequestWithLogFields(ctx: EndpointContext): Promise<GatewayResponse> {
-    const scope = scopeOf(ctx);
+    const scope = routeScope(ctx);
     try {
       return await serve(ctx, scope);
     } finally {

@@ -11,13 +11,13 @@
  */
 import { addPrivateCaching } from '../access/private-caching.js';
 import type { AccessControlConfig, BackendConfig, Dyn, GatewayConfig, Modifiers } from '../config/model.js';
-import { RequestScope } from '../eval/request-scope.js';
 import { noteRefusal } from './access-refusal.js';
+import { routeScope } from './route-scope.js';
 import type { EndpointContext, EndpointRoute, GatewayResponse } from '../contracts.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
 import type { EvalScope } from '../eval/request-scope.js';
 import type { HeaderRecord } from '../modifiers/header-modifiers.js';
-import { backendRequest, ClientBlockRequest } from './backend-request.js';
+import { backendRequest } from './backend-request.js';
 import { hasClientBody } from './client-body.js';
 import { endToEndHeaders } from './hop-headers.js';
 import { PROXY_DROPPED_HEADERS } from './upstream.js';
@@ -95,9 +95,8 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
     const request = ctx.request;
     if (labels.length > 0) {
       // Their token_value and claims expressions, and request.context for nothing else: the route has no expression.
-      const scope = new RequestScope({ config: ctx.config, request, health: ctx.backends.health, access: ctx.access });
       try {
-        await ctx.access.enforce(labels, scope, ctx.log, ctx);
+        await ctx.access.enforce(labels, routeScope(ctx), ctx.log, ctx);
       } catch (thrown) {
         throw noteRefusal(thrown, ctx.log);
       }
@@ -113,8 +112,7 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       if (host !== null) headers['host'] = host;
       if (authorization !== null) headers['authorization'] = authorization;
       if (idHeader !== '') headers[idHeader] = request.id;
-      const outgoing = ctx.cancel ? new ClientBlockRequest(request.method, url, headers, body, ctx.cancel, request.id, 'default') : backendRequest(ctx, { method: request.method, url, headers, body }, 'default');
-      const response = await ctx.backends.get(backend.name).send(outgoing);
+      const response = await ctx.backends.get(backend.name).send(backendRequest(ctx, { method: request.method, url, headers, body }, 'default'));
       // The backend's headers are this request's own copy (hop-by-hop headers already dropped).
       const answer = response.headers as HeaderRecord;
       if (labels.length > 0 && ctx.access.privateCaching(labels)) addPrivateCaching(answer);
