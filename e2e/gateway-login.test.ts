@@ -65,7 +65,7 @@ describe('federated login in a browser', () => {
       expect(await page.textContent('body')).toContain('Alice Example');
       expect(op.count('/token')).toBe(before);
       // The access line names the user; the code and the client secret never reach the log.
-      expect(daemon.logs()).toMatch(/ alice \[.*"GET http:\/\/127\.0\.0\.1:\d+\/oidc\/callback\?.*code=\*\*\*/);
+      await expect.poll(() => daemon.logs()).toMatch(/ alice \[.*"GET http:\/\/127\.0\.0\.1:\d+\/oidc\/callback\?.*code=\*\*\*/);
       expect(daemon.logs()).not.toContain('e2e-oidc-secret');
     });
 

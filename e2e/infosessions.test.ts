@@ -191,7 +191,7 @@ describe('infosessions CSV hot reload', () => {
     expect(source.sessions.error.message).toBe('line 2, column 3: a quoted field is never closed (missing ")');
     expect(source.sessions.rows).toBe(363);
     expect(await employers()).toHaveLength(363);
-    expect(daemon.logs()).toMatch(/still serving the previous 363 sessions/);
+    await expect.poll(() => daemon.logs()).toMatch(/still serving the previous 363 sessions/);
     writeFileSync(csv, `${HEADER}7,Recovered,2026-01-05,11:30,13:30,,,DC,1301,,,\n`);
     await waitUntil(async () => (await employers()).join() === 'Recovered', 3000, () => 'recovery not served');
     expect((await control<{ sessions: { error: unknown } }>('infosessions.source')).sessions.error).toBeNull();

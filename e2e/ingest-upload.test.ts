@@ -146,7 +146,7 @@ describe('uploads in the data dir across processes', () => {
     expect(uploadsOf(d).filter((n) => n.endsWith('.part'))).toHaveLength(1);
     await d.start();
     expect(uploadsOf(d)).toEqual([]);
-    expect(d.logs()).toMatch(/upload_files_swept .*temporary_removed=1/);
+    await expect.poll(() => d.logs()).toMatch(/upload_files_swept .*temporary_removed=1/);
     const store = new SqliteStore({ file: join(d.dataDir, 'portico.db') });
     try {
       expect(await store.get('SELECT COUNT(*) AS n FROM ingest_jobs')).toEqual({ n: 0 });
