@@ -29,13 +29,15 @@ class SnippetFull extends PorticoError {
 /**
  * One POST through undici's dispatcher API, answered with its status and the start of its body.
  * No response stream, no AbortController: the deadline and a stop cut the request through the
- * dispatch controller, which is the one cancellation path.
+ * abort undici hands over at onConnect, which is the one cancellation path. The raw handler
+ * interface (onConnect, onHeaders, onData...): the newer one would have undici parse the answer's
+ * headers and trailers into objects nobody reads here.
  */
 export class CallbackRequest implements Dispatcher.DispatchHandler {
   readonly done: Promise<CallbackResponse>;
   #resolve!: (response: CallbackResponse) => void;
   #reject!: (error: Error) => void;
-  #controller: Dispatcher.DispatchController | null = null;
+  #abortRequest: ((reason: Error) => void) | null = null;
   #cut: CallbackRequestAborted | null = null;
   #settled = false;
   #statusCode = 0;
@@ -64,31 +66,33 @@ export class CallbackRequest implements Dispatcher.DispatchHandler {
     if (this.#settled) return;
     this.#cut = new CallbackRequestAborted(reason);
     // Not started yet (waiting for a connection): it is aborted as it starts.
-    this.#controller?.abort(this.#cut);
+    this.#abortRequest?.(this.#cut);
     if (this.#statusCode > 0) this.#succeed();
     else this.#fail(this.#cut);
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.#controller = controller;
-    if (this.#cut) controller.abort(this.#cut);
+  onConnect(abort: (reason?: Error) => void): void {
+    this.#abortRequest = abort;
+    if (this.#cut) abort(this.#cut);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+  onHeaders(statusCode: number): boolean {
     this.#statusCode = statusCode;
+    return true;
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onData(chunk: Buffer): boolean {
     this.#chunks.push(chunk);
     this.#size += chunk.length;
-    if (this.#size >= RESPONSE_SNIPPET_BYTES) controller.abort(new SnippetFull());
+    if (this.#size >= RESPONSE_SNIPPET_BYTES) this.#abortRequest?.(new SnippetFull());
+    return true;
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     this.#succeed();
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+  onError(error: Error): void {
     // A body cut short only shortens the audit snippet: the status decides the attempt.
     if (this.#statusCode > 0 || error instanceof SnippetFull) this.#succeed();
     else this.#fail(this.#cut ?? error);

@@ -14,7 +14,7 @@ import { GatewayError } from '../errors/error-types.js';
 import { backendError, formatMs, type ErrorContext } from './backend-errors.js';
 import { backendLogRecord, type BackendLogInput } from './backend-log.js';
 import { awaitSocketTimings, round, type ConnectTimings } from './connection-timings.js';
-import { responseHeaders, withoutHopByHop, type OutgoingHeaders } from './headers.js';
+import { rawResponseHeaders, withoutHopByHop, type OutgoingHeaders } from './headers.js';
 import { PorticoError } from '../../core/errors.js';
 
 export interface ExchangeOptions {
@@ -41,15 +41,24 @@ class BodyClosedByReader extends PorticoError {
   }
 }
 
-type Controller = Dispatcher.DispatchController;
-
+/**
+ * undici's raw handler interface (onConnect, onHeaders, onData, onComplete, onError): the response
+ * head comes as the raw list of names and values, turned into the contract's headers in one pass
+ * (rawResponseHeaders). A handler of the newer interface (onRequestStart, onResponseStart...)
+ * would be wrapped by undici in an adapter that builds a header object and a trailer object per
+ * response first (docs/gateway.md, "Performance").
+ */
 export class BackendExchange implements Dispatcher.DispatchHandler {
   readonly #options: ExchangeOptions;
   readonly #request: BackendRequest;
   readonly #headers: OutgoingHeaders;
   readonly #startedAt = Date.now();
   readonly #start = performance.now();
-  #controller: Controller | null = null;
+  /** Aborts the request in undici, once it was handed to a connection (onConnect). */
+  #abort: ((reason: Error) => void) | null = null;
+  /** Resumes a paused response (given with the head). */
+  #resume: (() => void) | null = null;
+  #paused = false;
   #abortReason: Error | null = null;
   #sentAt: number | null = null;
   #connect: ConnectTimings | null = null;
@@ -107,7 +116,7 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
     try {
       this.#options.dispatcher.dispatch(options, this);
     } catch (error) {
-      this.onResponseError(null, error as Error);
+      this.onError(error as Error);
     }
     return promise;
   }
@@ -136,10 +145,10 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
     return true;
   }
 
-  onRequestStart(controller: Controller): void {
-    this.#controller = controller;
+  onConnect(abort: (reason?: Error) => void): void {
+    this.#abort = abort;
     if (this.#abortReason) {
-      controller.abort(this.#abortReason);
+      abort(this.#abortReason);
       return;
     }
     this.#sentAt = performance.now();
@@ -149,19 +158,21 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
     });
   }
 
-  onResponseStart(controller: Controller, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  /** The response head; false pauses the response (never here: the body is not read yet). */
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
     // 1xx informational answers (103 Early Hints) precede the real one.
-    if (statusCode < 200 || this.#finished) return;
-    this.#controller = controller;
+    if (statusCode < 200 || this.#finished) return true;
+    this.#resume = resume;
     this.#ttfb = this.#sentAt === null ? null : round(performance.now() - this.#sentAt);
     this.#status = statusCode;
-    this.#responseHeaders = responseHeaders(headers);
+    this.#responseHeaders = rawResponseHeaders(rawHeaders);
     if (this.#small(statusCode, this.#responseHeaders)) {
       this.#chunks = [];
-      return;
+      return true;
     }
     this.#body = new ResponseBody(this);
     this.#resolve({ status: statusCode, headers: this.#responseHeaders, body: this.#body });
+    return true;
   }
 
   /** A body worth reading whole first: a Content-Length up to SMALL_BODY_BYTES, on an answer that has a body. */
@@ -173,13 +184,15 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
     return bytes >= 0 && bytes <= SMALL_BODY_BYTES;
   }
 
-  onResponseData(controller: Controller, chunk: Buffer): void {
+  /** A piece of the body; false pauses undici until the reader asks for more (resumeBody). */
+  onData(chunk: Buffer): boolean {
     this.#responseBytes += chunk.length;
     if (this.#chunks) this.#chunks.push(chunk);
-    else if (this.#body && !this.#body.push(chunk)) controller.pause();
+    else if (this.#body && !this.#body.push(chunk)) this.#paused = true;
+    return !this.#paused;
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     if (this.#finished) return;
     this.#body?.push(null);
     const chunks = this.#chunks;
@@ -187,7 +200,7 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
     if (chunks) this.#resolve(new WholeResponse(this.#status ?? 200, this.#responseHeaders ?? {}, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
   }
 
-  onResponseError(_controller: Controller | null, error: Error): void {
+  onError(error: Error): void {
     if (this.#finished) return;
     const failure = error instanceof BodyClosedByReader ? error : backendError(error, this.#options.errors);
     this.#finish(failure);
@@ -197,7 +210,9 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
 
   /** The reader wants more of the body. */
   resumeBody(): void {
-    this.#controller?.resume();
+    if (!this.#paused) return;
+    this.#paused = false;
+    this.#resume?.();
   }
 
   /** The reader destroyed the body (with an error or before its end). */
@@ -205,7 +220,7 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
     if (this.#finished) return;
     const reason = error instanceof GatewayError ? error : new BodyClosedByReader(error);
     this.#finish(reason);
-    this.#controller?.abort(reason);
+    this.#abort?.(reason);
   }
 
   /** A deadline or the caller's signal ends the exchange, wherever it is. */
@@ -213,9 +228,9 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
     if (this.#finished) return;
     this.#abortReason = reason;
     // Before undici started the request (it may wait for a free connection), nothing to abort yet:
-    // answer now, and onRequestStart aborts it when its turn comes.
-    if (this.#controller) this.#controller.abort(reason);
-    if (!this.#finished) this.onResponseError(null, reason);
+    // answer now, and onConnect aborts it when its turn comes.
+    if (this.#abort) this.#abort(reason);
+    if (!this.#finished) this.onError(reason);
   }
 
   #countedBody(): Readable | Buffer | string | null {

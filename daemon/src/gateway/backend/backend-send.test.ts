@@ -40,3 +40,35 @@ test('an undefined backend name is a configuration error naming it', async () =>
   const { set } = backendsFor(config);
   expect(() => set.get('nope')).toThrow(/backend "nope" is not defined/);
 });
+
+test('a body nobody reads stops the backend (undici pauses), and every byte arrives once it is read', async () => {
+  const CHUNK = Buffer.alloc(64 * 1024, 'x');
+  const TOTAL_CHUNKS = 512; // 32 MiB, far beyond what loopback socket buffers hold
+  let written = 0;
+  const origin = await startOrigin((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    const writeMore = (): void => {
+      while (written < TOTAL_CHUNKS) {
+        written += 1;
+        if (!res.write(CHUNK)) {
+          res.once('drain', writeMore);
+          return;
+        }
+      }
+      res.end();
+    };
+    writeMore();
+  });
+  cleanup(origin.close);
+  const config = await loadDefinitions(`backend "b" {\n origin = "${origin.url}"\n}`);
+  const { set } = backendsFor(config);
+
+  const response = await set.get('b').send(backendRequest(`${origin.url}/big`));
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  // Unread, the body holds the stream's buffer and the sockets' buffers hold some more: the backend waits.
+  expect(written).toBeLessThan(TOTAL_CHUNKS / 2);
+  let bytes = 0;
+  for await (const chunk of response.body) bytes += (chunk as Buffer).length;
+  expect(bytes).toBe(CHUNK.length * TOTAL_CHUNKS);
+  expect(written).toBe(TOTAL_CHUNKS);
+});

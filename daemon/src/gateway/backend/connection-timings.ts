@@ -109,7 +109,7 @@ export function timedConnector(connect: buildConnector.connector, { http2 = fals
 }
 
 /**
- * Call from a dispatch handler's `onRequestStart`: undici then writes that request's
+ * Call from a dispatch handler's `onConnect` (or `onRequestStart`): undici then writes that request's
  * headers synchronously and publishes `sendHeaders`, which hands the listener the
  * connection's timings (null for a reused or unmeasured connection). When nothing listens to
  * the channel, no new connection and no h2 backend is about: the listener is told at once.

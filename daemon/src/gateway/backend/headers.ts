@@ -2,7 +2,10 @@
  * Header handling at the backend edge: hop-by-hop headers never cross the gateway, and the
  * backend log line shows only an allow-list of headers and a URL without secrets.
  */
+import { util } from 'undici';
 import { LOGGED_REQUEST_HEADERS, LOGGED_RESPONSE_HEADERS } from '../logs/header-allow-list.js';
+
+const { headerNameToString } = util;
 
 /** RFC 9110 §7.6.1 connection-specific headers, plus `expect` (undici cannot send 100-continue on HTTP/1.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
@@ -42,11 +45,34 @@ function connectionTokens(headers: HeaderMap): Set<string> | null {
   return tokens;
 }
 
-/** A backend's response headers as the contract wants them: lower case, hop-by-hop dropped, `set-cookie` an array. */
-export function responseHeaders(headers: HeaderMap): OutgoingHeaders {
-  const out = withoutHopByHop(headers);
-  const cookies = out['set-cookie'];
-  if (typeof cookies === 'string') out['set-cookie'] = [cookies];
+/**
+ * A backend's response headers as the contract wants them, from undici's raw list (name, value,
+ * name, value... as Buffers): lower case, hop-by-hop dropped, repeated names an array and
+ * `set-cookie` always one, values read as latin1 (as undici's own parseHeaders reads them). One
+ * pass over the list instead of undici building an object and a second one copying it. A header
+ * named `__proto__` is dropped: it is no real header, and as a key it would reach the prototype.
+ */
+export function rawResponseHeaders(raw: readonly Buffer[]): OutgoingHeaders {
+  const names: string[] = new Array<string>(raw.length >> 1);
+  let named: Set<string> | null = null;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = headerNameToString(raw[i]!);
+    names[i >> 1] = name;
+    if (name === 'connection') {
+      named ??= new Set<string>();
+      for (const token of raw[i + 1]!.toString('latin1').split(',')) if (token.trim()) named.add(token.trim().toLowerCase());
+    }
+  }
+  const out: OutgoingHeaders = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = names[i >> 1]!;
+    if (HOP_BY_HOP.has(name) || name.startsWith('proxy-') || (named !== null && named.has(name)) || name === '__proto__') continue;
+    const value = raw[i + 1]!.toString('latin1');
+    const previous = out[name];
+    if (previous === undefined) out[name] = name === 'set-cookie' ? [value] : value;
+    else if (typeof previous === 'string') out[name] = [previous, value];
+    else previous.push(value);
+  }
   return out;
 }
 

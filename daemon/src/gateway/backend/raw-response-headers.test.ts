@@ -1,0 +1,30 @@
+import { expect, test } from 'vitest';
+import { rawResponseHeaders } from './headers.js';
+
+const raw = (...pairs: string[]): Buffer[] => pairs.map((text) => Buffer.from(text, 'latin1'));
+
+test('names lower case, repeated names an array in arrival order, set-cookie always an array', () => {
+  const headers = rawResponseHeaders(raw('Content-Type', 'text/plain', 'X-Tag', 'a', 'x-tag', 'b', 'X-TAG', 'c', 'Set-Cookie', 'one=1', 'Vary', 'Accept'));
+  expect(headers).toEqual({ 'content-type': 'text/plain', 'x-tag': ['a', 'b', 'c'], 'set-cookie': ['one=1'], vary: 'Accept' });
+  expect(rawResponseHeaders(raw('set-cookie', 'a=1', 'Set-Cookie', 'b=2'))['set-cookie']).toEqual(['a=1', 'b=2']);
+});
+
+test('hop-by-hop headers, Proxy-* headers and the headers Connection names are dropped', () => {
+  const headers = rawResponseHeaders(
+    raw('Connection', 'keep-alive, X-Private ,x-other', 'Keep-Alive', 'timeout=5', 'Transfer-Encoding', 'chunked', 'Proxy-Authenticate', 'Basic', 'Proxy-Status', 'x', 'X-Private', 'no', 'X-Other', 'no', 'Upgrade', 'h2c', 'Trailer', 'x', 'X-Kept', 'yes'),
+  );
+  expect(headers).toEqual({ 'x-kept': 'yes' });
+});
+
+test('values are read as latin1, as undici reads them, so bytes above 0x7f survive the round trip to the client', () => {
+  const value = Buffer.from([0x63, 0x61, 0x66, 0xe9]); // "café" in latin1
+  const headers = rawResponseHeaders([Buffer.from('X-Name'), value]);
+  expect(headers['x-name']).toBe('caf\u00e9');
+  expect(Buffer.from(headers['x-name'] as string, 'latin1')).toEqual(value);
+});
+
+test('a header named __proto__ is dropped and never reaches the prototype', () => {
+  const headers = rawResponseHeaders(raw('__proto__', 'x', 'X-Kept', 'yes'));
+  expect(Object.getPrototypeOf(headers)).toBe(Object.prototype);
+  expect(headers).toEqual({ 'x-kept': 'yes' });
+});
