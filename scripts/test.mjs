@@ -21,9 +21,10 @@ function step(title, command, args) {
   return result.status === 0;
 }
 
-function vitestProject(project) {
-  const out = join(reports, `${project}.json`);
-  const ok = step(`${project} tests`, vitest, ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
+/** One vitest run of `projects` (run side by side in one pool), reported under `name`. */
+function vitestProjects(name, projects) {
+  const out = join(reports, `${name}.json`);
+  const ok = step(`${name} tests`, vitest, ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
   let counts = { passed: 0, failed: 0, skipped: 0 };
   try {
     const report = JSON.parse(readFileSync(out, 'utf8'));
@@ -41,13 +42,14 @@ const failures = [];
 if (!step('build', npm, ['run', 'build', '--silent'])) failures.push('build');
 if (!step('typecheck', npm, ['run', 'typecheck', '--silent'])) failures.push('typecheck');
 const totals = { passed: 0, failed: 0, skipped: 0 };
-for (const project of ['unit', 'e2e']) {
+// The unit projects: `unit` (daemon, web console, scripts) and `unit-tui` (the terminal console, each file isolated).
+for (const [name, projects] of [['unit', ['unit', 'unit-tui']], ['e2e', ['e2e']]]) {
   if (failures.includes('build')) break;
-  const c = vitestProject(project);
+  const c = vitestProjects(name, projects);
   totals.passed += c.passed;
   totals.failed += c.failed;
   totals.skipped += c.skipped;
-  if (c.failed > 0) failures.push(`${project} tests`);
+  if (c.failed > 0) failures.push(`${name} tests`);
 }
 if (failures.includes('build') || failures.includes('typecheck')) totals.failed += 1;
 
