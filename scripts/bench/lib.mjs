@@ -1,7 +1,7 @@
 // What the wrk/nginx benchmarks share: tool checks, free ports, readiness polling, running wrk
 // and reading its summary, and a throwaway nginx configuration.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -13,6 +13,40 @@ export function need(command) {
     console.error(`bench: ${command} is not installed; run: apt-get install -y nginx wrk`);
     process.exit(2);
   }
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** /proc/PID/stat (or /proc/PID/task/TID/stat) fields after the command name (Linux); null elsewhere. */
+export function statFields(path) {
+  try {
+    return readFileSync(path, 'utf8').split(') ')[1].split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (µs, user + system) a process has used so far, all its threads; NaN off Linux. */
+export function cpuUs(pid) {
+  const fields = statFields(`/proc/${pid}/stat`);
+  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS : NaN;
+}
+
+/** CPU time (µs) of a process's main thread alone (the event loop of a Node process); NaN off Linux. */
+export function mainThreadCpuUs(pid) {
+  const fields = statFields(`/proc/${pid}/task/${pid}/stat`);
+  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS : NaN;
+}
+
+/** Microseconds of CPU time converted from /proc clock ticks (fields 13 and 14: the reaped children's). */
+export function reapedCpuUs(fields) {
+  return ((Number(fields[13]) + Number(fields[14])) * 1e6) / CLOCK_TICKS;
 }
 
 /** A loopback port nothing listens on right now. */

@@ -17,7 +17,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { verdict, waitFor } from '../lib.mjs';
+import { cpuUs, reapedCpuUs, statFields, verdict, waitFor } from '../lib.mjs';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000);
@@ -75,23 +75,6 @@ async function ceiling(clients) {
   return { rate: (share * clients) / ((to - from) / 1e6), cpuPerRequest: reports.reduce((n, r) => n + r.cpuUs, 0) / (share * clients) };
 }
 
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-
-/** /proc/PID/stat fields after the command name (Linux); null elsewhere. */
-function statFields(pid) {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  } catch {
-    return null;
-  }
-}
-
-/** CPU time (µs) a process has used so far; NaN off Linux. */
-function cpuUs(pid) {
-  const fields = statFields(pid);
-  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS : NaN;
-}
-
 /**
  * CPU time (µs) of the local PostgreSQL server so far: every postgres process, and the ended
  * backends the postmaster reaped. NaN when the server is not a local process we can read.
@@ -100,10 +83,10 @@ function postgresCpuUs() {
   try {
     const pids = execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).trim().split('\n').map(Number);
     const postmaster = Math.min(...pids);
-    const reaped = statFields(postmaster);
+    const reaped = statFields(`/proc/${postmaster}/stat`);
     // A backend that ended between pgrep and the read counts with the reaped ones next time.
     const live = pids.map(cpuUs).filter((us) => !Number.isNaN(us));
-    return live.reduce((n, us) => n + us, 0) + (reaped ? ((Number(reaped[13]) + Number(reaped[14])) * 1e6) / CLOCK_TICKS : NaN);
+    return live.reduce((n, us) => n + us, 0) + (reaped ? reapedCpuUs(reaped) : NaN);
   } catch {
     return NaN;
   }

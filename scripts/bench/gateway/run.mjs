@@ -2,7 +2,9 @@
 //   1. the same backend (nginx serving an 858-byte JSON file) loaded directly, through a bare
 //      Node http + undici Pool proxy (bare-proxy.mjs), through an nginx reverse proxy and
 //      through Portico (a plain proxy route, access lines on; a second daemon with them off),
-//      with wrk at fixed concurrency: req/s, p50/p99;
+//      with wrk at fixed concurrency: req/s, p50/p99, and the CPU time the proxying process spent
+//      per request (all its threads, and its main thread alone: at saturation a Node proxy's main
+//      thread is busy all the time, so its rate follows that figure);
 //   2. the same route open and behind an RS256 jwt;
 //   Steps 1 and 2 run in BENCH_ROUNDS rounds, each target once per round, one after the other:
 //   a machine whose speed drifts (shared cores) moves targets of one round together, so each
@@ -16,13 +18,13 @@
 // Needs a build (npm run build), nginx and wrk (apt-get install -y nginx wrk). BENCH_PORTICO
 // names another build's bin/portico.js (a copy of daemon/ from before a change) to measure it.
 //   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_THREADS=1 BENCH_ROUNDS=3 BENCH_RELOADS=100 node scripts/bench/gateway/run.mjs
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
-import { freePort, need, nginxConf, startNginx, startWrk, verdict, waitFor } from '../lib.mjs';
+import { cpuUs, freePort, mainThreadCpuUs, need, nginxConf, startNginx, startWrk, verdict, waitFor } from '../lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HERE = fileURLToPath(new URL('./', import.meta.url));
@@ -127,7 +129,8 @@ function runNginx(base) {
 }
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const row = (name, r) => `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  errors ${r.non2xx + r.socketErrors}`;
+const cpuColumn = (r) => (r.cpu === undefined || Number.isNaN(r.cpu) ? '' : `  cpu ${r.cpu.toFixed(0).padStart(4)} µs/req (main thread ${r.mainThread.toFixed(0)})`);
+const row = (name, r) => `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  errors ${r.non2xx + r.socketErrors}${cpuColumn(r)}`;
 
 try {
   const [backendPort, proxyPort, barePort, porticoPort, controlPort, servicesPort, cdsPort, quietPort, ...quietPorts] = await Promise.all(Array.from({ length: 11 }, freePort));
@@ -136,7 +139,7 @@ try {
   const item = JSON.stringify({ id: 1, items: Array.from({ length: 20 }, (_, i) => ({ n: i, name: `item number ${i}`, ok: true })) });
   writeFileSync(join(www, PATH), item);
   runNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${www}; }`));
-  runNginx(
+  const proxyNginx = runNginx(
     nginxConf(
       dir,
       'proxy',
@@ -147,7 +150,8 @@ try {
   }`,
     ),
   );
-  children.push(spawn(process.execPath, [join(HERE, 'bare-proxy.mjs'), String(barePort), `http://127.0.0.1:${backendPort}`], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }));
+  const bareProxy = spawn(process.execPath, [join(HERE, 'bare-proxy.mjs'), String(barePort), `http://127.0.0.1:${backendPort}`], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(bareProxy);
 
   const { generateKeyPairSync } = await import('node:crypto');
   const { SignJWT } = await import('jose');
@@ -179,7 +183,8 @@ try {
   children.push(daemon);
   const [quietControl, quietServices, quietCds] = quietPorts;
   const quietEnv = { ...env, PORTICO_DATA_DIR: join(dir, 'data-quiet'), PORTICO_CONTROL_ADDR: `127.0.0.1:${quietControl}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${quietServices}`, PORTICO_CDS_ADDR: `127.0.0.1:${quietCds}` };
-  children.push(spawn(process.execPath, [...NODE_FLAGS, PORTICO, 'daemon', '--mode', 'gateway', '-f', quietConfig], { cwd: ROOT, env: quietEnv, stdio: ['ignore', 'ignore', 'inherit'] }));
+  const quietDaemon = spawn(process.execPath, [...NODE_FLAGS, PORTICO, 'daemon', '--mode', 'gateway', '-f', quietConfig], { cwd: ROOT, env: quietEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(quietDaemon);
 
   const direct = `http://127.0.0.1:${backendPort}${PATH}`;
   const viaBare = `http://127.0.0.1:${barePort}${PATH}`;
@@ -223,13 +228,15 @@ try {
   const directRun = await wrk(direct);
   console.log(row('backend directly (once)', directRun));
   // Each round runs every target once, back to back; ratios are taken within a round.
+  // The process that proxies (nginx: its one worker), for the CPU it spent per request.
+  const nginxWorker = Number(execFileSync('pgrep', ['-P', String(proxyNginx.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
   const targets = [
-    ['bare', 'through the bare undici proxy', viaBare, {}],
-    ['nginx', 'through nginx proxy', viaNginx, {}],
-    ['portico', 'through Portico, access lines on', viaPortico, {}],
-    ['quiet', 'through Portico, access lines off', viaQuiet, {}],
-    ['open', 'Portico, no access control', viaOpen, {}],
-    ['jwt', 'Portico, jwt RS256', viaJwt, bearer],
+    ['bare', 'through the bare undici proxy', viaBare, {}, bareProxy.pid],
+    ['nginx', 'through nginx proxy', viaNginx, {}, nginxWorker],
+    ['portico', 'through Portico, access lines on', viaPortico, {}, daemon.pid],
+    ['quiet', 'through Portico, access lines off', viaQuiet, {}, quietDaemon.pid],
+    ['open', 'Portico, no access control', viaOpen, {}, daemon.pid],
+    ['jwt', 'Portico, jwt RS256', viaJwt, bearer, daemon.pid],
   ];
   const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const rounds = [];
@@ -237,11 +244,15 @@ try {
   let loggedRequests = 0;
   for (let r = 0; r < ROUNDS; r++) {
     const round = {};
-    for (const [key, , url, headers] of targets) {
+    for (const [key, , url, headers, pid] of targets) {
       // A proxy that was just loaded may still collect its garbage: not during the next one's run.
       await settle();
       const logBefore = key === 'portico' ? statSync(logFile).size : 0;
+      const cpuBefore = cpuUs(pid);
+      const mainBefore = mainThreadCpuUs(pid);
       round[key] = await wrk(url, headers);
+      round[key].cpu = (cpuUs(pid) - cpuBefore) / round[key].requests;
+      round[key].mainThread = (mainThreadCpuUs(pid) - mainBefore) / round[key].requests;
       if (key === 'portico') {
         logBytes += statSync(logFile).size - logBefore;
         loggedRequests += round[key].requests;
