@@ -127,6 +127,7 @@ defaults {
     const { body } = await controlQuery(daemon, 'backends.timeline', daemon.token);
     const timeline = (body as { result: { data: Array<{ backend: string; from: string; to: string }> } }).result.data.filter((c) => c.backend === 'origin');
     expect(timeline.map((c) => c.to)).toEqual(expect.arrayContaining(['healthy', 'unhealthy']));
-    await expect.poll(() => daemon.logs()).toMatch(/origin.*healthy → (degraded|unhealthy)|origin.*unhealthy/);
+    const running = daemon;
+    await expect.poll(() => running.logs()).toMatch(/origin.*healthy → (degraded|unhealthy)|origin.*unhealthy/);
   });
 });
