@@ -32,22 +32,19 @@ export function statFields(path) {
   }
 }
 
-/** CPU time (µs, user + system) a process has used so far, all its threads; NaN off Linux. */
-export function cpuUs(pid) {
-  const fields = statFields(`/proc/${pid}/stat`);
-  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS : NaN;
+/** Microseconds from two /proc clock-tick fields (11 and 12: user and system; 13 and 14: the reaped children's); NaN without fields. */
+function ticksUs(fields, at = 11) {
+  return fields ? ((Number(fields[at]) + Number(fields[at + 1])) * 1e6) / CLOCK_TICKS : NaN;
 }
+
+/** CPU time (µs, user + system) a process has used so far, all its threads; NaN off Linux. */
+export const cpuUs = (pid) => ticksUs(statFields(`/proc/${pid}/stat`));
 
 /** CPU time (µs) of a process's main thread alone (the event loop of a Node process); NaN off Linux. */
-export function mainThreadCpuUs(pid) {
-  const fields = statFields(`/proc/${pid}/task/${pid}/stat`);
-  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS : NaN;
-}
+export const mainThreadCpuUs = (pid) => ticksUs(statFields(`/proc/${pid}/task/${pid}/stat`));
 
-/** Microseconds of CPU time converted from /proc clock ticks (fields 13 and 14: the reaped children's). */
-export function reapedCpuUs(fields) {
-  return ((Number(fields[13]) + Number(fields[14])) * 1e6) / CLOCK_TICKS;
-}
+/** CPU time (µs) of the children a process reaped, from its stat fields. */
+export const reapedCpuUs = (fields) => ticksUs(fields, 13);
 
 /** A loopback port nothing listens on right now. */
 export const freePort = () =>

@@ -38,11 +38,17 @@ function connectionTokens(headers: HeaderMap): Set<string> | null {
     const value = headers[name];
     if (value === undefined || name.toLowerCase() !== 'connection') continue;
     tokens ??= new Set<string>();
-    for (const line of typeof value === 'string' ? [value] : value) {
-      for (const token of line.split(',')) if (token.trim()) tokens.add(token.trim().toLowerCase());
-    }
+    for (const line of typeof value === 'string' ? [value] : value) addTokens(tokens, line);
   }
   return tokens;
+}
+
+/** Adds the lower-case names a `Connection` header line lists to `tokens`. */
+function addTokens(tokens: Set<string>, line: string): void {
+  for (const token of line.split(',')) {
+    const name = token.trim();
+    if (name) tokens.add(name.toLowerCase());
+  }
 }
 
 /**
@@ -58,10 +64,7 @@ export function rawResponseHeaders(raw: readonly Buffer[]): OutgoingHeaders {
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = headerNameToString(raw[i]!);
     names[i >> 1] = name;
-    if (name === 'connection') {
-      named ??= new Set<string>();
-      for (const token of raw[i + 1]!.toString('latin1').split(',')) if (token.trim()) named.add(token.trim().toLowerCase());
-    }
+    if (name === 'connection') addTokens((named ??= new Set<string>()), raw[i + 1]!.toString('latin1'));
   }
   const out: OutgoingHeaders = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
