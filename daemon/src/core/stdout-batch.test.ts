@@ -56,3 +56,30 @@ it('lets the daemon logger batch its lines, in order with the gateway lines, and
   await new Promise((resolve) => setTimeout(resolve, 50));
   expect(writes).toHaveLength(1);
 });
+
+it('keeps lines with characters outside ASCII whole, and fills its buffer with them exactly', async () => {
+  const writes: Buffer[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    writes.push(Buffer.from(chunk));
+    return true;
+  });
+  // 1,023 bytes and a newline: 64 of them fill 64 KiB exactly, though their worst case would not fit.
+  const line = `${'é'.repeat(300)}😀${'x'.repeat(419)}`;
+  expect(Buffer.byteLength(line)).toBe(1023);
+  for (let i = 0; i < 65; i++) batchedStdout(line);
+  expect(writes.map((w) => w.length)).toEqual([64 * 1024]);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(Buffer.concat(writes).toString('utf8')).toBe(`${line}\n`.repeat(65));
+});
+
+it('writes a line longer than its buffer on its own, after the lines queued before it', () => {
+  const writes: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    writes.push(String(chunk));
+    return true;
+  });
+  batchedStdout('before');
+  const long = 'y'.repeat(100 * 1024);
+  batchedStdout(long);
+  expect(writes).toEqual(['before\n', `${long}\n`]);
+});
