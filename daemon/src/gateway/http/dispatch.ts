@@ -62,55 +62,75 @@ export function selectServer(runtime: Runtime, port: number, host: string): Serv
   return entry.byHost.get(hostName(host)) ?? entry.fallback;
 }
 
-/** Fills `placement` as soon as each part is known, so an error thrown later is still rendered and logged in place. */
-export async function dispatch(input: DispatchInput, placement: Placement): Promise<GatewayResponse> {
+/**
+ * Fills `placement` as soon as each part is known, so an error thrown later is still rendered and
+ * logged in place. Not an async function: a route whose first target is an endpoint gets its
+ * handler's promise as it is (an async function would wrap it in one more, resolved ticks later);
+ * a request that finds no server or route throws at once.
+ */
+export function dispatch(input: DispatchInput, placement: Placement): Promise<GatewayResponse> {
   const srv = selectServer(input.runtime, input.port, input.host);
   if (!srv) throw new GatewayError('route_not_found', `no server for host "${input.host}" on port ${input.port}`);
   placeInServer(srv, input.path, placement);
   const match = srv.router.match(input.path);
   if (!match) throw new GatewayError('route_not_found', `no route for ${input.path}`);
-  const method = input.request.method;
   const request = input.request as { -readonly [K in keyof RequestInfo]: RequestInfo[K] };
   request.pathParams = match.params;
   request.wildcard = match.rest;
   placement.pathParams = match.params;
   placement.wildcard = match.rest;
+  const targets = match.value.targets;
+  const first = targets[0];
+  if (first !== undefined && first.kind === 'endpoint') return serveEndpoint(input, srv, first, request, placement);
+  return serveTargets(input, srv, targets, match.rest, request, placement);
+}
 
-  for (const target of match.value.targets) {
+/** The targets of a route in order: files blocks until one has the file, then a spa or an endpoint. */
+async function serveTargets(input: DispatchInput, srv: ServerRuntime, targets: readonly RouteTarget[], rest: string | null, request: RequestInfo, placement: Placement): Promise<GatewayResponse> {
+  const method = request.method;
+  for (const target of targets) {
     if (target.kind === 'files') {
       placeTarget(srv, target, placement);
-      const preflight = answerPreflight(target.cors, method, input.request.headers);
+      const preflight = answerPreflight(target.cors, method, request.headers);
       if (preflight) return preflight;
       if (!STATIC_METHODS.includes(method)) throw methodNotAllowed(method, STATIC_METHODS);
       const refused = await guard(input, srv, target.files, request);
       if (refused) return refused;
-      const response = await serveFile({ documentRoot: target.files.documentRoot, rest: match.rest ?? '', path: input.path, search: input.search, method, headers: input.request.headers });
+      const response = await serveFile({ documentRoot: target.files.documentRoot, rest: rest ?? '', path: input.path, search: input.search, method, headers: request.headers });
       if (response) {
         input.log.handler = 'files';
         return privateCaching(input, target.files.access.effective, response);
       }
       continue;
     }
-    placeTarget(srv, target, placement);
     if (target.kind === 'spa') {
-      const preflight = answerPreflight(target.cors, method, input.request.headers);
+      placeTarget(srv, target, placement);
+      const preflight = answerPreflight(target.cors, method, request.headers);
       if (preflight) return preflight;
       if (!STATIC_METHODS.includes(method)) throw methodNotAllowed(method, STATIC_METHODS);
       const refused = await guard(input, srv, target.spa, request);
       if (refused) return refused;
       input.log.handler = 'spa';
-      return privateCaching(input, target.spa.access.effective, await bootstrapResponse(target.spa.bootstrapFile, method, input.request.headers));
+      return privateCaching(input, target.spa.access.effective, await bootstrapResponse(target.spa.bootstrapFile, method, request.headers));
     }
-    const { endpoint, api } = target;
-    const preflight = answerPreflight(target.cors, method, input.request.headers);
-    if (preflight) return preflight;
-    if (!endpoint.allowedMethods.includes(method)) throw methodNotAllowed(method, endpoint.allowedMethods);
-    input.log.handler ??= 'endpoint';
-    const ctx = new RouteContext(input, srv.server, api, endpoint, request);
-    return input.compiled && target.handle !== null ? target.handle(ctx) : input.endpointHandler.handle(ctx);
+    return serveEndpoint(input, srv, target, request, placement);
   }
   // Only files routes matched, and none had the file: a 404 in the block the path is under.
   throw new GatewayError('route_not_found', `no file for ${input.path}`);
+}
+
+type EndpointTarget = Extract<RouteTarget, { kind: 'endpoint' }>;
+
+function serveEndpoint(input: DispatchInput, srv: ServerRuntime, target: EndpointTarget, request: RequestInfo, placement: Placement): Promise<GatewayResponse> {
+  placeTarget(srv, target, placement);
+  const { endpoint, api } = target;
+  const method = request.method;
+  const preflight = answerPreflight(target.cors, method, request.headers);
+  if (preflight) return Promise.resolve(preflight);
+  if (!endpoint.allowedMethods.includes(method)) throw methodNotAllowed(method, endpoint.allowedMethods);
+  input.log.handler ??= 'endpoint';
+  const ctx = new RouteContext(input, srv.server, api, endpoint, request);
+  return input.compiled && target.handle !== null ? target.handle(ctx) : input.endpointHandler.handle(ctx);
 }
 
 /**

@@ -118,8 +118,11 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   let status = final.status;
   let responseBytes: number;
   const answered = slot.respond?.(final) ?? null;
-  if (answered === null) responseBytes = await send(res, final);
-  else {
+  if (answered === null) {
+    // A body in memory is written before send() returns: the access line follows in the same turn.
+    const sent = send(res, final);
+    responseBytes = typeof sent === 'number' ? sent : await sent;
+  } else {
     try {
       responseBytes = await answered;
     } catch (error) {
