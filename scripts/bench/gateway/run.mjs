@@ -1,7 +1,8 @@
 // Gateway benchmark, one run on loopback (docs/gateway.md "Performance"):
 //   1. the same backend (nginx serving an 858-byte JSON file) loaded directly, through a bare
-//      Node http + undici Pool proxy (bare-proxy.mjs), through an nginx reverse proxy and
-//      through Portico (a plain proxy route, access lines on; a second daemon with them off),
+//      Node http + undici Pool proxy (bare-proxy.mjs), through an nginx reverse proxy, through
+//      the bare proxy as two processes on one port (a reference row only: what a Node proxy gets
+//      from both cores, to put the nginx target in proportion) and through Portico (a plain proxy route, access lines on; a second daemon with them off),
 //      with wrk at fixed concurrency: req/s, p50/p99, and the CPU time the proxying process spent
 //      per request (all its threads, and its main thread alone: at saturation a Node proxy's main
 //      thread is busy all the time, so its rate follows that figure);
@@ -128,12 +129,14 @@ function runNginx(base) {
   return child;
 }
 
+/** A reading of one process, or added up over several (the 2-process bare proxy's workers). */
+const sumOver = (pids, read) => [pids].flat().reduce((total, pid) => total + read(pid), 0);
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const cpuColumn = (r) => (r.cpu === undefined || Number.isNaN(r.cpu) ? '' : `  cpu ${r.cpu.toFixed(0).padStart(4)} µs/req (main thread ${r.mainThread.toFixed(0)})`);
 const row = (name, r) => `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  errors ${r.non2xx + r.socketErrors}${cpuColumn(r)}`;
 
 try {
-  const [backendPort, proxyPort, barePort, porticoPort, controlPort, servicesPort, cdsPort, quietPort, ...quietPorts] = await Promise.all(Array.from({ length: 11 }, freePort));
+  const [backendPort, proxyPort, barePort, bareTwoPort, porticoPort, controlPort, servicesPort, cdsPort, quietPort, ...quietPorts] = await Promise.all(Array.from({ length: 12 }, freePort));
   const www = join(dir, 'www');
   mkdirSync(join(www, 'bench'), { recursive: true });
   const item = JSON.stringify({ id: 1, items: Array.from({ length: 20 }, (_, i) => ({ n: i, name: `item number ${i}`, ok: true })) });
@@ -152,6 +155,9 @@ try {
   );
   const bareProxy = spawn(process.execPath, [join(HERE, 'bare-proxy.mjs'), String(barePort), `http://127.0.0.1:${backendPort}`], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(bareProxy);
+  // For reference against nginx: the same bare proxy as two processes on one port (not a target).
+  const bareTwo = spawn(process.execPath, [join(HERE, 'bare-proxy.mjs'), String(bareTwoPort), `http://127.0.0.1:${backendPort}`, '2'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(bareTwo);
 
   const { generateKeyPairSync } = await import('node:crypto');
   const { SignJWT } = await import('jose');
@@ -188,6 +194,7 @@ try {
 
   const direct = `http://127.0.0.1:${backendPort}${PATH}`;
   const viaBare = `http://127.0.0.1:${barePort}${PATH}`;
+  const viaBareTwo = `http://127.0.0.1:${bareTwoPort}${PATH}`;
   const viaPortico = `http://127.0.0.1:${porticoPort}${PATH}`;
   const viaQuiet = `http://127.0.0.1:${quietPort}${PATH}`;
   const viaRevision = `http://127.0.0.1:${porticoPort}/rev${PATH}`;
@@ -198,6 +205,7 @@ try {
   await waitFor(async () => (await fetch(direct)).ok, 'backend nginx');
   await waitFor(async () => (await fetch(viaNginx)).ok, 'proxy nginx');
   await waitFor(async () => (await fetch(viaBare)).ok, 'bare proxy');
+  await waitFor(async () => (await fetch(viaBareTwo)).ok, 'bare proxy, 2 processes');
   await waitFor(async () => (await fetch(viaPortico)).ok, 'portico');
   await waitFor(async () => (await fetch(viaQuiet)).ok, 'portico (access lines off)');
   for (const [name, url] of [['Portico', viaPortico], ['the bare proxy', viaBare], ['the revision route', viaRevision]]) {
@@ -220,7 +228,7 @@ try {
     }
   }
 
-  for (const url of [viaBare, viaPortico, viaQuiet, viaOpen]) await startWrk(url, { ...wrkOptions, seconds: WARMUP_SECONDS }).done;
+  for (const url of [viaBare, viaBareTwo, viaPortico, viaQuiet, viaOpen]) await startWrk(url, { ...wrkOptions, seconds: WARMUP_SECONDS }).done;
   await startWrk(viaJwt, { ...wrkOptions, seconds: WARMUP_SECONDS, headers: bearer }).done;
 
   const [load1] = loadavg();
@@ -230,9 +238,12 @@ try {
   // Each round runs every target once, back to back; ratios are taken within a round.
   // The process that proxies (nginx: its one worker), for the CPU it spent per request.
   const nginxWorker = Number(execFileSync('pgrep', ['-P', String(proxyNginx.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+  // Its workers (the primary only forwards connections); their CPU is added up.
+  const bareTwoWorkers = execFileSync('pgrep', ['-P', String(bareTwo.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
   const targets = [
     ['bare', 'through the bare undici proxy', viaBare, {}, bareProxy.pid],
     ['nginx', 'through nginx proxy', viaNginx, {}, nginxWorker],
+    ['bare2', 'bare proxy, 2 processes', viaBareTwo, {}, bareTwoWorkers],
     ['portico', 'through Portico, access lines on', viaPortico, {}, daemon.pid],
     ['quiet', 'through Portico, access lines off', viaQuiet, {}, quietDaemon.pid],
     ['open', 'Portico, no access control', viaOpen, {}, daemon.pid],
@@ -248,11 +259,11 @@ try {
       // A proxy that was just loaded may still collect its garbage: not during the next one's run.
       await settle();
       const logBefore = key === 'portico' ? statSync(logFile).size : 0;
-      const cpuBefore = cpuUs(pid);
-      const mainBefore = mainThreadCpuUs(pid);
+      const cpuBefore = sumOver(pid, cpuUs);
+      const mainBefore = sumOver(pid, mainThreadCpuUs);
       round[key] = await wrk(url, headers);
-      round[key].cpu = (cpuUs(pid) - cpuBefore) / round[key].requests;
-      round[key].mainThread = (mainThreadCpuUs(pid) - mainBefore) / round[key].requests;
+      round[key].cpu = (sumOver(pid, cpuUs) - cpuBefore) / round[key].requests;
+      round[key].mainThread = (sumOver(pid, mainThreadCpuUs) - mainBefore) / round[key].requests;
       if (key === 'portico') {
         logBytes += statSync(logFile).size - logBefore;
         loggedRequests += round[key].requests;
@@ -319,7 +330,7 @@ try {
   console.log(`${verdict('Portico jwt RS256 / no access control', ratio('jwt', 'open'), TARGETS.jwt)}  [${ratios('jwt', 'open')}]`);
   console.log(verdict(`reload p99 over ${RELOADS} saves`, reloadP99, TARGETS.reloadP99Ms, { atMost: true, unit: 'ms' }));
   console.log(verdict(`failed requests over ${RELOADS} reloads under load`, failed, 0, { atMost: true, unit: 'requests' }));
-  console.log(`  (for reference, medians: Portico access lines off / bare ${ratio('quiet', 'bare').toFixed(3)}, / nginx ${ratio('quiet', 'nginx').toFixed(3)}; access lines on / off ${ratio('portico', 'quiet').toFixed(3)}; bare / nginx ${ratio('bare', 'nginx').toFixed(3)}; Portico access lines on / directly (first run) ${(medianRun('portico').rps / directRun.rps).toFixed(3)})`);
+  console.log(`  (for reference, medians: Portico access lines off / bare ${ratio('quiet', 'bare').toFixed(3)}, / nginx ${ratio('quiet', 'nginx').toFixed(3)}; access lines on / off ${ratio('portico', 'quiet').toFixed(3)}; bare / nginx ${ratio('bare', 'nginx').toFixed(3)}, bare as 2 processes / nginx ${ratio('bare2', 'nginx').toFixed(3)}; Portico access lines on / directly (first run) ${(medianRun('portico').rps / directRun.rps).toFixed(3)})`);
   if (failed > 0) process.exitCode = 1;
 } finally {
   cleanup();
