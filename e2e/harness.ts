@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,67 +10,13 @@ import { SqliteStore } from '../daemon/src/store/sqlite-store.js';
 import { TEST_POSTGRES_URL } from '../daemon/src/store/testing/databases.js';
 import type { Store } from '../daemon/src/store/types.js';
 import { DAEMON_NODE_FLAGS } from '../scripts/daemon-node-flags.mjs';
+import { freePort } from '../daemon/src/core/testing/free-port.js';
+
+export { freePort };
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const PORTICO_BIN = join(REPO_ROOT, 'daemon', 'bin', 'portico.js');
 export const ARTIFACTS_DIR = join(REPO_ROOT, 'e2e', 'artifacts');
-
-/** Ports this process handed out: a port whose probe just closed may be the kernel's next pick too. */
-const handedOut = new Set<number>();
-
-/** The first port of the kernel's range for outgoing connections (32768 when it cannot be read). */
-function ephemeralStart(): number {
-  try {
-    const start = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    return Number.isInteger(start) && start > 0 ? start : 32768;
-  } catch {
-    return 32768;
-  }
-}
-const EPHEMERAL_START = ephemeralStart();
-const PICK_FROM = 10_000;
-
-/**
- * A port nothing listens on right now, for a daemon to listen on a moment later. Picked below
- * the kernel's range for outgoing connections, so no test's client connection can take it in
- * between (a port from `listen(0)` comes from that range), and never the same twice in one
- * test process. Probed on every address, as the gateway listens.
- */
-export async function freePort(): Promise<number> {
-  if (EPHEMERAL_START - PICK_FROM >= 1000) {
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const port = PICK_FROM + Math.floor(Math.random() * (EPHEMERAL_START - PICK_FROM));
-      if (handedOut.has(port) || !(await canListen(port))) continue;
-      handedOut.add(port);
-      return port;
-    }
-  }
-  for (;;) {
-    const port = await kernelPort();
-    if (handedOut.has(port)) continue;
-    handedOut.add(port);
-    return port;
-  }
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, () => server.close(() => resolve(true)));
-  });
-}
-
-function kernelPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface RunResult {
   code: number | null;

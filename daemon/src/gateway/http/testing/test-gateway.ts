@@ -3,7 +3,6 @@
  * from temporary files, an EndpointHandler that answers from the matched endpoint (the
  * front's seam), backend sets that record when they are closed, and the log lines captured.
  */
-import { createServer } from 'node:net';
 import { afterEach } from 'vitest';
 import type { GatewayConfig } from '../../config/model.js';
 import { load } from '../../config/testing/config-files.js';
@@ -18,17 +17,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop()));
 });
 
-/** A port that was free a moment ago (bound and released on 127.0.0.1). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../../core/testing/free-port.js';
 
 /** The real access-control guard of files and spa blocks (the echo handler below answers endpoints only). */
 const realHandler = createEndpointHandler();
