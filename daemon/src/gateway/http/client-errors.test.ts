@@ -56,6 +56,13 @@ describe('requests the front refuses before routing', () => {
     expect(logged[0]).toMatchObject({ method: 'GET', error_type: 'client_request' });
   });
 
+  it('logs an IPv4 client of a dual-stack listener by its IPv4 address', async () => {
+    const gw = await startGateway(CONFIG, { limits: { maxHeaderBytes: 4096 }, listenHost: '::' });
+    const reply = await rawExchange(gw.url(), `GET /big HTTP/1.1\r\nHost: a\r\nX-Big: ${'b'.repeat(8000)}\r\n\r\n`);
+    expect(reply.status).toBe(431);
+    expect(jsonRecords(gw.lines).find((r) => r.status === 431)).toMatchObject({ client_ip: '127.0.0.1' });
+  });
+
   it('refuses an HTTP/1.1 request without Host with 400 from the gateway', async () => {
     const gw = await startGateway(CONFIG);
     const reply = await rawExchange(gw.url(), 'GET /h HTTP/1.1\r\nConnection: close\r\n\r\n');

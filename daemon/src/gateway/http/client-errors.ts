@@ -17,6 +17,7 @@ import { accessRecord } from '../logs/access-record.js';
 import { requestUrl } from './forwarded-url.js';
 import type { FrontLimits } from './front-limits.js';
 import { requestIdFor } from './request-id.js';
+import { clientAddress } from './client-address.js';
 
 /** The error `clientError` gives: Node's parser codes (HPE_*), ERR_HTTP_REQUEST_TIMEOUT, or a socket error. */
 export interface ClientError extends Error {
@@ -104,7 +105,7 @@ export function answerClientError(error: ClientError, socket: Duplex, ctx: Clien
       api: null,
       endpoint: null,
       handler: null,
-      clientIp: tcp.remoteAddress ?? '',
+      clientIp: clientAddress(tcp),
       authUser: null,
       requestHeaders: {},
       requestBytes: 0,

@@ -11,6 +11,7 @@ import { asGatewayError, GatewayError } from '../errors/error-types.js';
 import { logAccess, logCustomFieldsError } from '../logs/log-sink.js';
 import { applyResponseHeaderModifiers, evalCustomLogFields, RequestScope } from '../eval/index.js';
 import { maybeGzip, stripSecureCookies } from './client-response.js';
+import { clientAddress } from './client-address.js';
 import { corsHeaders } from './cors.js';
 import { dispatch, emptyPlacement, type Placement } from './dispatch.js';
 import { requestHost, requestUrl } from './forwarded-url.js';
@@ -65,7 +66,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   const log: AccessLogFields = {};
   const placement = emptyPlacement();
   // Routing fills in the path parameters and the wildcard.
-  const info: RequestInfo = { id, method, url, clientIp: req.socket.remoteAddress ?? '', headers: req.headers, startedAt, pathParams: NO_PARAMS, wildcard: null };
+  const info: RequestInfo = { id, method, url, clientIp: clientAddress(req.socket), headers: req.headers, startedAt, pathParams: NO_PARAMS, wildcard: null };
 
   let response: GatewayResponse;
   let failure: GatewayError | null = null;

@@ -74,7 +74,8 @@ export interface EndpointGateway {
 }
 
 /** Loads `hcl` (one file) and serves it on a free loopback port through the real HTTP front. */
-export async function startEndpointGateway(hcl: string, options: { env?: Record<string, string>; health?: HealthMonitor } = {}): Promise<EndpointGateway> {
+/** `listenHost` `::` listens on every address, IPv4 clients coming in as IPv4-mapped IPv6 (as the daemon's `*` hosts do). */
+export async function startEndpointGateway(hcl: string, options: { env?: Record<string, string>; health?: HealthMonitor; listenHost?: string } = {}): Promise<EndpointGateway> {
   const config = await loadOk({ 'portico.hcl': hcl }, options.env ?? {});
   const records: GatewayLogRecord[] = [];
   const warnings: string[] = [];
@@ -86,7 +87,7 @@ export async function startEndpointGateway(hcl: string, options: { env?: Record<
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
     shutdownDelayMs: 0,
     shutdownTimeoutMs: 1000,
-    listenHost: '127.0.0.1',
+    listenHost: options.listenHost ?? '127.0.0.1',
   });
   cleanups.push(() => server.stop());
   await server.apply(config);

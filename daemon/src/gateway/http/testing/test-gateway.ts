@@ -95,7 +95,7 @@ export async function loadConfigFiles(files: Record<string, string>, env: Record
   return { config: loaded.config, dir: loaded.dir };
 }
 
-/** Loads `files`, starts a GatewayServer on 127.0.0.1 with it, and stops it after the test. */
+/** Loads `files`, starts a GatewayServer on 127.0.0.1 (or `listenHost`: `::` for every address) with it, and stops it after the test. */
 export async function startGateway(files: Record<string, string>, options: TestGatewayOptions = {}): Promise<TestGateway> {
   const { config, dir } = await loadConfigFiles(files, options.env);
   const lines: string[] = [];
@@ -122,7 +122,7 @@ export async function startGateway(files: Record<string, string>, options: TestG
     logger: { info: () => undefined, warn: (m) => lines.push(`WARN ${m}`), error: (m) => lines.push(`ERROR ${m}`) },
     shutdownDelayMs: options.shutdownDelayMs ?? 0,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? 2000,
-    listenHost: '127.0.0.1',
+    listenHost: options.listenHost ?? '127.0.0.1',
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.devCertificateDir ? { devCertificateDir: options.devCertificateDir } : {}),
   });
