@@ -5,7 +5,7 @@ import { startBackend, startEndpointGateway, type SeenRequest } from './testing/
 /** A gateway listening on every address (dual-stack, as `*` hosts do) in front of an echoing backend. */
 async function dualStackGateway() {
   const backend = await startBackend();
-  const gw = await startEndpointGateway(
+  return startEndpointGateway(
     `
 server {
   hosts = ["*:0"]
@@ -21,7 +21,6 @@ definitions {
 `,
     { listenHost: '::' },
   );
-  return gw;
 }
 
 describe('client address', () => {
