@@ -50,6 +50,8 @@ export interface DaemonOptions {
   dataDir?: string;
   /** Don't wait for readiness (for tests of failing starts). */
   noWait?: boolean;
+  /** stdout is a pipe read slowly (paused most of the time), as by a log reader that falls behind: the pipe fills and writes block. */
+  slowStdout?: boolean;
 }
 
 export interface DaemonHandle {
@@ -95,7 +97,11 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<DaemonHandl
   const launch = async (): Promise<void> => {
     output = '';
     // With the Node flags `npm start` and the service file give it: the tests run the daemon as it runs.
-    const proc = spawn(process.execPath, [...DAEMON_NODE_FLAGS, PORTICO_BIN, 'daemon', ...(opts.args ?? [])], {
+    const command = [process.execPath, ...DAEMON_NODE_FLAGS, PORTICO_BIN, 'daemon', ...(opts.args ?? [])];
+    // A child's stdout from spawn is a socket pair; a shell pipeline or a service manager may give a
+    // pipe, whose writes are whole only up to 4096 bytes. Through `cat`, the daemon (still this pid) writes into a pipe.
+    const [file, args] = opts.slowStdout ? ['bash', ['-c', 'exec "$0" "$@" > >(exec cat)', ...command]] : [command[0]!, command.slice(1)];
+    const proc = spawn(file, args, {
       cwd: REPO_ROOT,
       env: {
         ...process.env,
@@ -110,6 +116,13 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<DaemonHandl
     });
     child = proc;
     proc.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+    if (opts.slowStdout) {
+      const reader = setInterval(() => {
+        proc.stdout?.pause();
+        setTimeout(() => proc.stdout?.resume(), 250);
+      }, 300);
+      proc.once('exit', () => clearInterval(reader));
+    }
     proc.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     exit = new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
     if (opts.noWait) return;

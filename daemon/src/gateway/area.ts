@@ -10,8 +10,9 @@ import { createEndpointHandler } from './endpoint/index.js';
 import { createHealthMonitor } from './health/index.js';
 import type { GatewayFrontSettings } from './http/front-settings.js';
 import { GatewayServer } from './http/gateway-server.js';
-import { createGatewayLogSink } from './logs/log-sink.js';
+import { createGatewayLogSink, logSinkSettings } from './logs/log-sink.js';
 import { createGatewayMetrics, createMetricsSink, MetricsExporter } from './metrics/index.js';
+import { ServingPool } from './processes/serving-pool.js';
 
 /**
  * The HTTP gateway: the configuration files (hot reloaded), the HTTP front serving them,
@@ -19,7 +20,7 @@ import { createGatewayMetrics, createMetricsSink, MetricsExporter } from './metr
  * Without a configuration file the gateway stays off and says how to turn it on. It offers
  * the serving configuration and health to other areas (null while off).
  */
-export function gatewayArea({ front }: { front: GatewayFrontSettings }): Area<GatewayState | null> {
+export function gatewayArea({ front, processes = 1 }: { front: GatewayFrontSettings; processes?: number }): Area<GatewayState | null> {
   return {
   name: 'gateway',
   modes: ['all', 'gateway'],
@@ -35,34 +36,62 @@ export function gatewayArea({ front }: { front: GatewayFrontSettings }): Area<Ga
     const logSink = createMetricsSink(createGatewayLogSink(), metrics);
     const health = createHealthMonitor({ logSink, logger, userAgent: `Portico/${VERSION} health-check` });
     metrics.trackHealth(health);
-    const exporter = new MetricsExporter({ metrics, logger });
     const denials = new DenialDigest({ publish: (event) => ctx.events.publish(event) });
-    const server = new GatewayServer({
-      endpointHandler: createEndpointHandler({ logger }),
-      createBackends: (config) => createBackendSet(config, { health, logSink, env: ctx.env }),
-      logSink,
-      logger,
-      shutdownDelayMs: ctx.settings.shutdownDelayMs,
-      shutdownTimeoutMs: ctx.settings.shutdownTimeoutMs,
-      limits: front,
-      devCertificateDir: ctx.settings.dataDir,
-      onAccessDenied: (denial) => denials.record(denial),
-    });
+    // With PORTICO_GATEWAY_PROCESSES above 1 the ports are served by that many forked processes
+    // (gateway/processes); this process keeps the reloads, the checks, the metrics and the control API.
+    const pool =
+      processes > 1
+        ? new ServingPool({
+            processes,
+            init: {
+              env: { ...ctx.env },
+              // The connection cap holds for the gateway as a whole.
+              limits: { ...front, maxConnections: Math.ceil(front.maxConnections / processes) },
+              shutdownDelayMs: ctx.settings.shutdownDelayMs,
+              shutdownTimeoutMs: ctx.settings.shutdownTimeoutMs,
+              dataDir: ctx.settings.dataDir,
+              logFormat: ctx.settings.logFormat,
+              logLevel: ctx.settings.logLevel,
+            },
+            health,
+            logger,
+            onDenial: (denial) => denials.record(denial),
+            onNotice: (level, message, details) => ctx.events.publish({ type: 'log', level, message: `gateway: ${message}`, ...(details ? { details } : {}) }),
+          })
+        : null;
+    const exporter = new MetricsExporter({ metrics, logger, ...(pool ? { gather: () => pool.gather() } : {}) });
+    const server = pool
+      ? null
+      : new GatewayServer({
+          endpointHandler: createEndpointHandler({ logger }),
+          createBackends: (config) => createBackendSet(config, { health, logSink, env: ctx.env }),
+          logSink,
+          logger,
+          shutdownDelayMs: ctx.settings.shutdownDelayMs,
+          shutdownTimeoutMs: ctx.settings.shutdownTimeoutMs,
+          limits: front,
+          devCertificateDir: ctx.settings.dataDir,
+          onAccessDenied: (denial) => denials.record(denial),
+        });
     const target: ReloadTarget = {
-      async apply(config) {
+      async apply(config, source) {
         // Both ports are bound before anything switches, so a taken port fails the reload cleanly.
         const prepared = await exporter.prepare(config);
         try {
-          await server.apply(config);
+          if (server) await server.apply(config);
+          else await pool!.apply(config, source?.texts ?? new Map());
         } catch (error) {
           await prepared.abort();
           throw error;
         }
         prepared.commit();
+        // The serving processes write their own lines; the health checks' lines are written here.
+        if (pool) logSink.configure(logSinkSettings(config.settings));
         health.track(config);
+        pool?.pushHealth();
       },
     };
-    const gateway = createGatewayControl({ files: ctx.configPaths, env: ctx.env, target, health, events: ctx.events, logger, loginStatus: () => server.access?.loginStatus() ?? [] });
+    const gateway = createGatewayControl({ files: ctx.configPaths, env: ctx.env, target, health, events: ctx.events, logger, loginStatus: () => (server ? (server.access?.loginStatus() ?? []) : pool!.loginStatus()) });
     gateway.manager.onRecord((record) => metrics.recordReload(record.result));
     const onHangup = (): void => {
       logger.info('SIGHUP: reloading the gateway configuration');
@@ -72,17 +101,21 @@ export function gatewayArea({ front }: { front: GatewayFrontSettings }): Area<Ga
     const component: Component = {
       name: 'gateway',
       async start() {
+        if (pool) {
+          await pool.start();
+          logger.info(`gateway serving processes started: ${processes} (PORTICO_GATEWAY_PROCESSES)`, { pids: pool.pids() });
+        }
         await gateway.manager.start();
         process.on('SIGHUP', onHangup);
       },
       drain() {
         // Health turns 500 now; requests are still served until the shutdown delay ends.
-        void server.stop();
+        void (server ? server.stop() : pool!.stop());
       },
       async stop() {
         process.off('SIGHUP', onHangup);
         await gateway.manager.stop();
-        await server.stop();
+        await (server ? server.stop() : pool!.stop());
         await exporter.stop();
         await health.stop();
         denials.close();
@@ -90,7 +123,8 @@ export function gatewayArea({ front }: { front: GatewayFrontSettings }): Area<Ga
       },
       describe: () => {
         const metricsAt = exporter.address();
-        return `${server.addresses().map((a) => `http://${a}`).join(', ')} from ${ctx.configFiles.join(', ')}${metricsAt ? `; metrics at http://${metricsAt}/metrics` : ''}`;
+        const addresses = server ? server.addresses() : pool!.addresses();
+        return `${addresses.map((a) => `http://${a}`).join(', ')}${pool ? ` (${pool.size} processes)` : ''} from ${ctx.configFiles.join(', ')}${metricsAt ? `; metrics at http://${metricsAt}/metrics` : ''}`;
       },
     };
     ctx.host.register(component);

@@ -322,7 +322,13 @@ export interface GuardContext extends Omit<EndpointContext, 'endpoint' | 'api'> 
 
 /** What a reload swaps: applies a loaded config or throws, leaving the old one serving. */
 export interface ReloadTarget {
-  apply(config: GatewayConfig): Promise<void>;
+  /** `source`: the configuration files' texts it was loaded from (path → text, in load order). */
+  apply(config: GatewayConfig, source?: ConfigSource): Promise<void>;
+}
+
+/** What a configuration was loaded from, for a process that builds it again (gateway serving processes). */
+export interface ConfigSource {
+  readonly texts: ReadonlyMap<string, string>;
 }
 
 /** The active configuration and its backends' health, for the control API and CDS. */

@@ -37,6 +37,8 @@ export const AREA_ROUTERS = {
 export interface AreaWiring {
   /** PORTICO_GATEWAY_* limits and timeouts for the gateway's client connections. */
   gatewayFront: GatewayFrontSettings;
+  /** PORTICO_GATEWAY_PROCESSES. */
+  gatewayProcesses: number;
 }
 
 /**
@@ -45,7 +47,7 @@ export interface AreaWiring {
  * in this process, and loads the configuration files itself when it does not.
  */
 export function installAreas(ctx: DaemonContext, wiring: AreaWiring): void {
-  const gateway = installArea(gatewayArea({ front: wiring.gatewayFront }), ctx);
+  const gateway = installArea(gatewayArea({ front: wiring.gatewayFront, processes: wiring.gatewayProcesses }), ctx);
   installArea(infosessionsArea, ctx);
   for (const part of INGEST_AREAS) installArea(part, ctx);
   installArea(cdsArea({ gateway }), ctx);

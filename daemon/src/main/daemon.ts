@@ -122,7 +122,7 @@ export async function runDaemon({ mode, settings, configFiles, configDirs }: Dae
     services: servicesListener,
     control: services,
   };
-  installAreas(ctx, { gatewayFront: settings.gatewayFront });
+  installAreas(ctx, { gatewayFront: settings.gatewayFront, gatewayProcesses: settings.gatewayProcesses });
   if (servicesListener.hasMounts) host.registerBefore(servicesListener, 'gateway');
   host.register(control);
 

@@ -1,10 +1,13 @@
 import { EnvironmentError } from '../core/errors.js';
 import { readSettings, type DaemonSettings } from '../core/settings.js';
 import { readGatewayFrontSettings, type GatewayFrontSettings } from '../gateway/http/front-settings.js';
+import { readGatewayProcesses } from '../gateway/processes/processes-setting.js';
 
 /** The daemon's settings and the areas' own variables that are read before anything starts. */
 export interface PorticoSettings extends DaemonSettings {
   gatewayFront: GatewayFrontSettings;
+  /** PORTICO_GATEWAY_PROCESSES: processes serving the gateway's ports (1: the daemon's own). */
+  gatewayProcesses: number;
 }
 
 /**
@@ -24,6 +27,7 @@ export function readPorticoSettings(env: NodeJS.ProcessEnv, overrides: { dataDir
   };
   const daemon = attempt(() => readSettings(env, overrides));
   const gatewayFront = attempt(() => readGatewayFrontSettings(env));
-  if (!daemon || !gatewayFront) throw new EnvironmentError(problems);
-  return { ...daemon, gatewayFront };
+  const gatewayProcesses = attempt(() => readGatewayProcesses(env));
+  if (!daemon || !gatewayFront || gatewayProcesses === undefined) throw new EnvironmentError(problems);
+  return { ...daemon, gatewayFront, gatewayProcesses };
 }

@@ -29,15 +29,23 @@ export interface LoadResult {
   readonly texts: ReadonlyMap<string, string>;
 }
 
+export interface LoadOptions {
+  /**
+   * The text of configuration files by path, used instead of reading them (a gateway serving
+   * process loads exactly what the daemon validated). Files they name are read as usual.
+   */
+  readonly texts?: ReadonlyMap<string, string>;
+}
+
 /**
  * Loads configuration files (a directory stands for its `*.hcl` files in name order) into
  * one immutable, typed GatewayConfig: read, parse, check structure per file, merge in
  * order, build `env`, then build and check the model. Every problem is collected; syntax
  * and structure errors stop before the merge, since the rest would be guesswork.
  */
-export async function loadGatewayConfig(files: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<LoadResult> {
+export async function loadGatewayConfig(files: readonly string[], env: Readonly<Record<string, string | undefined>>, options: LoadOptions = {}): Promise<LoadResult> {
   const diags = new Diagnostics();
-  const { files: parsed, sources, texts } = await readSources(files, diags);
+  const { files: parsed, sources, texts } = await readSources(files, diags, options.texts);
   if (files.length === 0) diags.error('no configuration file given', '');
   for (const file of parsed) if (file.clean) diags.add(checkStructure(file.body));
   if (diags.hasErrors) return result(null, diags, sources, [], texts);

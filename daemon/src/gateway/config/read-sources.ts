@@ -19,16 +19,18 @@ export interface ParsedFile {
 /**
  * Reads and parses every file in order; a directory stands for its `*.hcl` files in name
  * order (as `-d` does). Unreadable files and invalid UTF-8 are diagnostics, like syntax
- * errors, so one run reports every broken file.
+ * errors, so one run reports every broken file. With `given` texts, `paths` are the files
+ * they came from (directories already expanded) and a file found there is not read.
  */
-export async function readSources(paths: readonly string[], diags: Diagnostics): Promise<{ files: ParsedFile[]; sources: SourceFile[]; texts: Map<string, string> }> {
+export async function readSources(paths: readonly string[], diags: Diagnostics, given?: ReadonlyMap<string, string>): Promise<{ files: ParsedFile[]; sources: SourceFile[]; texts: Map<string, string> }> {
   const files: ParsedFile[] = [];
   const sources: SourceFile[] = [];
   const texts = new Map<string, string>();
-  for (const path of await expandDirectories(paths, diags)) {
+  for (const path of given ? paths : await expandDirectories(paths, diags)) {
     let bytes: Buffer;
     try {
-      bytes = await readFile(path);
+      const text = given?.get(path);
+      bytes = text === undefined ? await readFile(path) : Buffer.from(text, 'utf8');
     } catch (error) {
       diags.error(`${path}: ${reason(error)}`, '');
       continue;

@@ -78,6 +78,14 @@ interface RuntimeSlot {
   released: boolean;
 }
 
+/** A configuration built and its new ports open, not yet serving (GatewayServer.prepare). */
+export interface PreparedConfig {
+  /** Serves it from now on. */
+  commit(): void;
+  /** Closes what it opened; the configuration serving goes on. */
+  abort(): Promise<void>;
+}
+
 interface InFlight {
   readonly lifetime: RequestLifetime;
   readonly res: ServerResponse;
@@ -169,13 +177,26 @@ export class GatewayServer implements ReloadTarget {
   }
 
   /** Serves `config`: builds it aside, opens new ports, swaps; throws (old config still serving) when any step fails. */
-  apply(config: GatewayConfig): Promise<void> {
-    const run = this.#queue.then(() => this.#apply(config));
-    this.#queue = run.catch(() => undefined);
+  async apply(config: GatewayConfig): Promise<void> {
+    (await this.prepare(config)).commit();
+  }
+
+  /**
+   * The first half of apply: builds `config` aside and opens its new ports, without serving it.
+   * Nothing else is applied until the result is committed or aborted (several gateway
+   * processes switch together: each prepares, then all commit, or all abort when one failed).
+   * Throws, with nothing changed, when a step fails.
+   */
+  prepare(config: GatewayConfig): Promise<PreparedConfig> {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const run = this.#queue.then(() => this.#prepare(config, release));
+    // The next apply waits for this one's commit or abort, or for its failure.
+    this.#queue = run.then(() => held, () => undefined);
     return run;
   }
 
-  async #apply(config: GatewayConfig): Promise<void> {
+  async #prepare(config: GatewayConfig, release: () => void): Promise<PreparedConfig> {
     if (this.#stopping) throw new Error('gateway: cannot apply a configuration while shutting down');
     const backends = this.#options.createBackends(config);
     let runtime: Runtime;
@@ -192,6 +213,11 @@ export class GatewayServer implements ReloadTarget {
     }
     const opened: Listener[] = [];
     let credentials: DevCredentials | null = null;
+    const undo = async (): Promise<void> => {
+      await Promise.all(opened.map((l) => this.#closeListener(l)));
+      runtime.access.close();
+      await backends.close();
+    };
     try {
       for (const port of runtime.ports.keys()) {
         if (this.#listeners.has(port) && !this.#listeners.get(port)!.closing) continue;
@@ -203,11 +229,30 @@ export class GatewayServer implements ReloadTarget {
         opened.push(await this.#listen(plainPort, { listenPort: tlsPort, credentials: credentials! }));
       }
     } catch (error) {
-      await Promise.all(opened.map((l) => this.#closeListener(l)));
-      runtime.access.close();
-      await backends.close();
+      await undo();
       throw error;
     }
+    let settled = false;
+    return {
+      commit: () => {
+        if (settled) return;
+        settled = true;
+        this.#swap(config, runtime, opened, credentials);
+        release();
+      },
+      abort: async () => {
+        if (settled) return;
+        settled = true;
+        try {
+          await undo();
+        } finally {
+          release();
+        }
+      },
+    };
+  }
+
+  #swap(config: GatewayConfig, runtime: Runtime, opened: readonly Listener[], credentials: DevCredentials | null): void {
     for (const listener of opened) (listener.tls ? this.#tlsListeners : this.#listeners).set(listener.listenPort, listener);
 
     const previous = this.#current;

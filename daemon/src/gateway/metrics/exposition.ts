@@ -55,3 +55,27 @@ export function renderExposition(families: readonly FamilySnapshot[]): string {
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
+
+/**
+ * Adds the counters and histograms other processes counted (gateway serving processes) into
+ * `own`: samples with the same name and labels are summed (histogram buckets are cumulative
+ * in each, so their sums are too), samples only another process has are appended, and a family
+ * only another process has is added after `own`'s. Gauges stay `own`'s: a state or a figure of
+ * one process does not add up.
+ */
+export function mergeFamilies(own: readonly FamilySnapshot[], others: readonly (readonly FamilySnapshot[])[]): FamilySnapshot[] {
+  const merged = new Map<string, { family: FamilySnapshot; samples: Map<string, Sample> }>();
+  const sampleKey = (sample: Sample): string => `${sample.name}\u0000${sample.labels.map(([n, v]) => `${n}=${v}`).join('\u0000')}`;
+  const add = (family: FamilySnapshot, summed: boolean): void => {
+    let entry = merged.get(family.name);
+    if (!entry) merged.set(family.name, (entry = { family, samples: new Map() }));
+    for (const sample of family.samples) {
+      const key = sampleKey(sample);
+      const before = entry.samples.get(key);
+      entry.samples.set(key, before && summed ? { ...sample, value: before.value + sample.value } : before ?? sample);
+    }
+  };
+  for (const family of own) add(family, false);
+  for (const families of others) for (const family of families) if (family.type !== 'gauge') add(family, true);
+  return [...merged.values()].map(({ family, samples }) => ({ ...family, samples: [...samples.values()] }));
+}

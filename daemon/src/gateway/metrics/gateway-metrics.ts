@@ -7,7 +7,7 @@ import type { BackendLogInput } from '../backend/backend-log.js';
 import type { GatewayLogRecord, HealthMonitor } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import type { AccessRecordInput } from '../logs/access-record.js';
-import { renderExposition } from './exposition.js';
+import { renderExposition, type FamilySnapshot } from './exposition.js';
 import { CollectedGauge, Counter, Histogram, keyOf, type Instrument } from './instruments.js';
 
 /** The outcomes a reload record carries (`ReloadRecord.result`). */
@@ -43,6 +43,8 @@ export interface GatewayMetrics {
   /** The `service_name` label of what is observed from now on. */
   setServiceName(name: string): void;
   readonly serviceName: string;
+  /** Every metric as it stands now. */
+  families(): FamilySnapshot[];
   /** The exposition text of every metric. */
   render(): string;
 }
@@ -205,6 +207,9 @@ export function createGatewayMetrics({ version, serviceName: initialName = 'gate
       for (const r of RELOAD_RESULTS) reloads.touch([serviceName, r]);
       reloads.inc([serviceName, result]);
       lastReload = { ok: result === 'applied', successAt: result === 'applied' ? Date.now() / 1000 : (lastReload?.successAt ?? null) };
+    },
+    families() {
+      return instruments.map((i) => i.snapshot());
     },
     render() {
       return renderExposition(instruments.map((i) => i.snapshot()));

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig } from '../config/model.js';
 import type { ReloadTarget } from '../contracts.js';
-import { EXPOSITION_CONTENT_TYPE } from './exposition.js';
+import { EXPOSITION_CONTENT_TYPE, mergeFamilies, renderExposition, type FamilySnapshot } from './exposition.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 
 export const METRICS_PATH = '/metrics';
@@ -23,6 +23,8 @@ export interface MetricsExporterOptions {
   /** Interface to bind; all interfaces when unset (tests pass `127.0.0.1`). */
   readonly host?: string;
   readonly logger?: MetricsExporterLogger;
+  /** What other processes counted (the gateway's serving processes), added into each scrape. */
+  readonly gather?: () => Promise<readonly (readonly FamilySnapshot[])[]>;
 }
 
 /** A configuration prepared by `MetricsExporter.prepare`: exactly one of commit or abort follows. */
@@ -45,12 +47,14 @@ export class MetricsExporter implements ReloadTarget {
   readonly #metrics: GatewayMetrics;
   readonly #host: string | undefined;
   readonly #logger: MetricsExporterLogger;
+  readonly #gather: MetricsExporterOptions['gather'];
   #current: Listener | null = null;
   readonly #closing = new Set<Promise<void>>();
   #stopped = false;
 
-  constructor({ metrics, host, logger = quiet }: MetricsExporterOptions) {
+  constructor({ metrics, host, logger = quiet, gather }: MetricsExporterOptions) {
     this.#metrics = metrics;
+    this.#gather = gather;
     this.#host = host;
     this.#logger = logger;
   }
@@ -114,7 +118,7 @@ export class MetricsExporter implements ReloadTarget {
   }
 
   #listen(port: number): Promise<Listener> {
-    const server = createServer((req, res) => this.#serve(req, res));
+    const server = createServer((req, res) => void this.#serve(req, res));
     const host = this.#host;
     return new Promise<Listener>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException): void => {
@@ -148,14 +152,14 @@ export class MetricsExporter implements ReloadTarget {
     return closed;
   }
 
-  #serve(req: IncomingMessage, res: ServerResponse): void {
+  async #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? '/';
     const path = url.split('?', 1)[0];
     if (path !== METRICS_PATH) return plain(res, 404, `not found: the metrics are at ${METRICS_PATH}\n`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, `method ${req.method ?? ''} not allowed: use GET\n`, { allow: 'GET, HEAD' });
     let body: Buffer;
     try {
-      body = Buffer.from(this.#metrics.render(), 'utf8');
+      body = Buffer.from(this.#gather ? renderExposition(mergeFamilies(this.#metrics.families(), await this.#gather())) : this.#metrics.render(), 'utf8');
     } catch (error) {
       this.#logger.error('metrics exporter: rendering the metrics failed', { error: error instanceof Error ? error.message : String(error) });
       return plain(res, 500, 'metrics could not be rendered; see the daemon log\n');

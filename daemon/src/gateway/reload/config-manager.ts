@@ -223,7 +223,7 @@ export class ConfigManager {
     const diff = diffConfigs(previous?.config ?? null, loaded.config, previous ? changed : []);
     const texts = await readTexts(sources);
     try {
-      await this.#options.target.apply(loaded.config);
+      await this.#options.target.apply(loaded.config, { texts: loaded.texts });
     } catch (error) {
       return this.#finish({ ...base, result: 'failed', diff: null, error: error instanceof Error ? error.message : String(error) }, started);
     }
