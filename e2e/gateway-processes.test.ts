@@ -8,7 +8,8 @@ import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { controlQuery, freePort, runPortico, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { startSamlIdp } from '../daemon/src/testing/login-providers/index.js';
+import { controlQuery, freePort, REPO_ROOT, runPortico, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -132,33 +133,42 @@ function connectionOwners(port: number, pids: readonly number[]): Map<number, nu
   return owners;
 }
 
+interface Answer {
+  status: number;
+  text: string;
+  localPort: number;
+}
+
 /** A kept-alive client connection: each request goes over the same socket, hence to the same process. */
-function connection(url: string): { get(path: string): Promise<{ status: number; text: string; localPort: number }>; close(): void } {
+function connection(url: string): { get(path: string): Promise<Answer>; postForm(path: string, form: Record<string, string>): Promise<Answer>; close(): void } {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (path: string, method = 'GET', body?: string): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const headers = body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) };
+      const req = request(`${url}${path}`, { agent, method, headers }, (res) => {
+        // The socket goes back to the agent at the end.
+        const localPort = res.socket.localPort ?? 0;
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, localPort }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
   return {
-    get: (path) =>
-      new Promise((resolve, reject) => {
-        const req = request(`${url}${path}`, { agent }, (res) => {
-          // The socket goes back to the agent at the end.
-          const localPort = res.socket.localPort ?? 0;
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text, localPort }));
-        });
-        req.on('error', reject);
-        req.end();
-      }),
+    get: (path) => send(path),
+    postForm: (path, form) => send(path, 'POST', new URLSearchParams(form).toString()),
     close: () => agent.destroy(),
   };
 }
 
 /** Four kept-alive connections and the process holding each (round robin: two each). */
-async function connections(setup: Setup): Promise<Array<ReturnType<typeof connection> & { pid: number }>> {
-  const list = Array.from({ length: 4 }, () => connection(setup.daemon.gatewayUrl));
+async function connections({ daemon }: { daemon: DaemonHandle }, path = '/version'): Promise<Array<ReturnType<typeof connection> & { pid: number }>> {
+  const list = Array.from({ length: 4 }, () => connection(daemon.gatewayUrl));
   cleanups.push(() => list.forEach((c) => c.close()));
-  const ports = await Promise.all(list.map(async (c) => (await c.get('/version')).localPort));
-  const owners = connectionOwners(setup.daemon.gatewayPort, servingPids(setup.daemon));
+  const ports = await Promise.all(list.map(async (c) => (await c.get(path)).localPort));
+  const owners = connectionOwners(daemon.gatewayPort, servingPids(daemon));
   return list.map((c, i) => Object.assign(c, { pid: owners.get(ports[i]!) ?? 0 }));
 }
 
@@ -280,6 +290,33 @@ describe('several gateway serving processes (PORTICO_GATEWAY_PROCESSES=2)', () =
     expect(lines.filter((line) => !access.test(line) && !toBackend.test(line))).toEqual([]);
     expect(lines.filter((line) => access.test(line))).toHaveLength(1200);
     expect(lines.filter((line) => toBackend.test(line))).toHaveLength(1200);
+  });
+
+  it('refuse a SAML response in every process once one of them let someone in with it', async () => {
+    const idp = await startSamlIdp({ users: { alice: { password: 'alice-password' } } });
+    cleanups.push(() => idp.close());
+    const dir = mkdtempSync(join(tmpdir(), 'portico-e2e-processes-saml-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const metadata = join(dir, 'idp-metadata.xml');
+    idp.writeMetadata(metadata);
+    const daemon = await startDaemon({
+      args: ['--mode', 'gateway', '-f', join(REPO_ROOT, 'config', 'examples', 'saml.hcl')],
+      env: { PORTICO_GATEWAY_PROCESSES: '2', EXAMPLE_SAML_IDP_METADATA: metadata, EXAMPLE_SESSION_KEY: 'e2e-session-key-0123456789abcdef0123' },
+    });
+    cleanups.push(() => daemon.dispose());
+    const clients = await connections({ daemon }, '/');
+    const first = clients[0]!;
+    const other = clients.find((c) => c.pid !== first.pid)!;
+    expect(other).toBeDefined();
+    // The SAMLRequest the protected page redirects to, as a browser would carry it to the IdP.
+    const redirect = await fetch(`${daemon.gatewayUrl}/`, { redirect: 'manual' });
+    const authnRequest = new URL(redirect.headers.get('location') ?? '').searchParams.get('SAMLRequest') ?? '';
+    const login = await idp.login(`${idp.ssoUrl}?SAMLRequest=${encodeURIComponent(authnRequest)}`, 'alice', 'alice-password');
+    const acs = new URL(login.acsUrl).pathname;
+    expect((await first.postForm(acs, { SAMLResponse: login.samlResponse })).status).toBe(303);
+    const replayed = await other.postForm(acs, { SAMLResponse: login.samlResponse });
+    expect(replayed.status).toBe(403);
+    await expect.poll(() => daemon.logs()).toMatch(/"POST [^"]*\/saml\/acs" 403 .*error_type=saml message=".*already used to log in/);
   });
 
   it('refuses a bad count with the variable named', async () => {

@@ -33,6 +33,8 @@ export type ToServing =
   /** The backends' health as the daemon's checks found it. */
   | { readonly t: 'health'; readonly snapshot: Readonly<Record<string, BackendHealth>> }
   | { readonly t: 'metrics'; readonly id: number }
+  /** Whether the SAML assertion of a `claim` was fresh (not used before in any serving process). */
+  | { readonly t: 'claimed'; readonly id: number; readonly fresh: boolean }
   /** Graceful stop: draining, the shutdown delay and timeout, then exit. */
   | { readonly t: 'stop' };
 
@@ -46,6 +48,8 @@ export type FromServing =
   | { readonly t: 'metrics'; readonly id: number; readonly families: readonly FamilySnapshot[] }
   | { readonly t: 'denial'; readonly denial: AccessDenial }
   | { readonly t: 'login'; readonly status: readonly LoginStatus[] }
+  /** A SAML assertion about to log someone in: the daemon keeps the used ones for all processes (expiresAtMs null: never). */
+  | { readonly t: 'claim'; readonly id: number; readonly key: string; readonly expiresAtMs: number | null; readonly nowMs: number }
   /** A warn or error line the process wrote, for the consoles' Events. */
   | { readonly t: 'notice'; readonly level: 'warn' | 'error'; readonly message: string; readonly details: EventDetails | null };
 

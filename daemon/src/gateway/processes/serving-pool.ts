@@ -12,6 +12,7 @@ import { atomicStdoutWrites } from '../../core/stdout-batch.js';
 import type { EventDetails } from '../../control/client-types.js';
 import type { GatewayConfig } from '../config/model.js';
 import type { LoginStatus } from '../access/access-check.js';
+import { replayClaims } from '../access/saml/index.js';
 import type { AccessDenial, HealthMonitor } from '../contracts.js';
 import { DevCertificateStore, devCertificateNames } from '../http/dev-tls.js';
 import type { FamilySnapshot } from '../metrics/exposition.js';
@@ -216,6 +217,9 @@ export class ServingPool {
         return;
       case 'notice':
         this.#options.onNotice(message.level, message.message, message.details);
+        return;
+      case 'claim':
+        void Promise.resolve(replayClaims().claim(message.key, message.expiresAtMs ?? Infinity, message.nowMs)).then((fresh) => this.#send(member, { t: 'claimed', id: message.id, fresh }));
         return;
       case 'login':
         if (member.index === Math.min(...this.#members.keys())) this.#login = message.status;

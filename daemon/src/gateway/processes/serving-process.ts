@@ -11,6 +11,7 @@ import { formatDiagnostic } from '../../hcl/index.js';
 import { atomicStdoutWrites, batchedStdoutSink, flushStdout } from '../../core/stdout-batch.js';
 import { VERSION } from '../../core/version.js';
 import { eventDetails } from '../../control/event-details.js';
+import { useReplayClaims } from '../access/saml/index.js';
 import { createBackendSet } from '../backend/index.js';
 import { loadGatewayConfig } from '../config/load.js';
 import type { GatewayConfig } from '../config/model.js';
@@ -23,6 +24,8 @@ import type { FromServing, ServingInit, ToServing } from './protocol.js';
 
 /** How often the login providers' state is compared with what the daemon was last told. */
 const LOGIN_STATUS_MS = 2000;
+/** A SAML login waits this long for the daemon to say whether its assertion was used before, then fails. */
+const CLAIM_TIMEOUT_MS = 5000;
 
 function send(message: FromServing): void {
   if (process.connected) process.send!(message);
@@ -78,6 +81,24 @@ function startServing(init: ServingInit): { handle(message: ToServing): void } {
     onAccessDenied: (denial) => send({ t: 'denial', denial }),
   });
   const prepared = new Map<number, { config: GatewayConfig; prepared: PreparedConfig }>();
+  // A SAML response used in one serving process must be refused in every other: the daemon keeps the used ones.
+  const claims = new Map<number, (fresh: boolean) => void>();
+  let claimSeq = 0;
+  useReplayClaims({
+    claim: (key, expiresAtMs, nowMs) =>
+      new Promise<boolean>((resolve, reject) => {
+        const id = ++claimSeq;
+        const timer = setTimeout(() => {
+          claims.delete(id);
+          reject(new Error(`the daemon did not say within ${CLAIM_TIMEOUT_MS / 1000}s whether the assertion was used before`));
+        }, CLAIM_TIMEOUT_MS);
+        claims.set(id, (fresh) => {
+          clearTimeout(timer);
+          resolve(fresh);
+        });
+        send({ t: 'claim', id, key, expiresAtMs: Number.isFinite(expiresAtMs) ? expiresAtMs : null, nowMs });
+      }),
+  });
   let loginSent = '[]';
   const reportLogins = (): void => {
     const text = JSON.stringify(server.access?.loginStatus() ?? []);
@@ -142,6 +163,12 @@ function startServing(init: ServingInit): { handle(message: ToServing): void } {
         case 'metrics':
           send({ t: 'metrics', id: message.id, families: metrics.families() });
           return;
+        case 'claimed': {
+          const answer = claims.get(message.id);
+          claims.delete(message.id);
+          answer?.(message.fresh);
+          return;
+        }
         case 'stop':
           void stop();
           return;

@@ -42,3 +42,13 @@ describe('SAML ACS replay protection', () => {
     await expect(acs.validate(a, SP.acsUrl)).resolves.toMatchObject({ sub: 'alice' });
   });
 });
+
+describe('SAML replay protection across reloads', () => {
+  it('refuses a response used before the configuration was applied again (a new ACS for the same IdP)', async () => {
+    const before = newAcs();
+    const response = issue();
+    await before.validate(response, SP.acsUrl);
+    const afterReload = newAcs();
+    await expectRefusal(afterReload.validate(response, SP.acsUrl), 'replayed', response);
+  });
+});

@@ -1,6 +1,6 @@
 import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import type { IdpMetadata } from './idp-metadata.js';
-import { ReplayCache } from './replay-cache.js';
+import { ReplayCache, replayClaims } from './replay-cache.js';
 import { readAssertion } from './saml-assertion.js';
 import type { AssertionFields, BearerConfirmation, SamlAttribute } from './saml-assertion.js';
 import { SamlError, toSamlError } from './saml-error.js';
@@ -24,6 +24,7 @@ export interface SamlAcsOptions {
   readonly spEntityId: string;
   readonly arrayAttributes?: readonly string[];
   readonly clockSkewMs?: number;
+  /** A cache of its own of this size (tests); by default the process's, which outlives reloads (replayClaims). */
   readonly replayCacheSize?: number;
 }
 
@@ -38,9 +39,9 @@ const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
  * The Assertion Consumer Service: node-saml verifies the signature and the audience; this adds the
  * issuer, recipient, time windows (against `now`, which node-saml cannot be given), and replay.
  */
-export function createSamlAcs({ metadata, spEntityId, arrayAttributes = [], clockSkewMs = 60_000, replayCacheSize = 10_000 }: SamlAcsOptions): SamlAcs {
+export function createSamlAcs({ metadata, spEntityId, arrayAttributes = [], clockSkewMs = 60_000, replayCacheSize }: SamlAcsOptions): SamlAcs {
   if (metadata.certificates.length === 0) throw new TypeError(`saml: the metadata of ${metadata.entityId} has no signing certificate, so no assertion could verify`);
-  const replays = new ReplayCache(replayCacheSize);
+  const own = replayCacheSize === undefined ? null : new ReplayCache(replayCacheSize);
   const arrays = new Set(arrayAttributes);
   return {
     validate: async function samlAcsValidate(samlResponse: string, acsUrl: string, now: Date = new Date()): Promise<SamlGrant> {
@@ -57,7 +58,8 @@ export function createSamlAcs({ metadata, spEntityId, arrayAttributes = [], cloc
         const sub = assertion.nameId ?? '';
         if (sub === '') throw new SamlError('no_subject', 'the assertion has no Subject/NameID');
         const usableUntil = Math.min(assertion.notOnOrAfter ?? Infinity, bearer.notOnOrAfter) + clockSkewMs;
-        if (!replays.claim(`${assertion.issuer}\n${assertion.id}`, usableUntil, nowMs)) {
+        // Read at each use: a gateway serving process sets its daemon's claims once it started.
+        if (!(await (own ?? replayClaims()).claim(`${assertion.issuer}\n${assertion.id}`, usableUntil, nowMs))) {
           throw new SamlError('replayed', `assertion ${assertion.id} was already used to log in; a response can be used once`);
         }
         return {

@@ -6,3 +6,5 @@ export { SAML_REFUSAL_REASONS, SamlError, toSamlError } from './saml-error.js';
 export type { SamlRefusalReason } from './saml-error.js';
 export { samlSsoUrl } from './sso-url.js';
 export type { ServiceProvider } from './sso-url.js';
+export { replayClaims, useReplayClaims } from './replay-cache.js';
+export type { ReplayClaims } from './replay-cache.js';

@@ -36,3 +36,27 @@ export class ReplayCache {
     }
   }
 }
+
+/** Who says whether an assertion was used before: the process's own cache, or for a gateway serving process its daemon's. */
+export interface ReplayClaims {
+  /** Records `key` until `expiresAtMs`; false when it is already recorded and not yet expired. */
+  claim(key: string, expiresAtMs: number, nowMs: number): boolean | Promise<boolean>;
+}
+
+/** Assertion IDs kept by a process (about 100 bytes each). */
+const PROCESS_CACHE_SIZE = 100_000;
+let processClaims: ReplayClaims | null = null;
+
+/**
+ * The claims of every saml access control in this process, across reloads: a response used once
+ * stays used when the configuration is applied again (each applied configuration builds its
+ * access controls anew), and in every serving process when there are several (they ask the daemon).
+ */
+export function replayClaims(): ReplayClaims {
+  return (processClaims ??= new ReplayCache(PROCESS_CACHE_SIZE));
+}
+
+/** A gateway serving process: its daemon keeps the assertion IDs for all serving processes. */
+export function useReplayClaims(claims: ReplayClaims): void {
+  processClaims = claims;
+}
