@@ -2,30 +2,41 @@
 //   1. the same backend (nginx serving an 858-byte JSON file) loaded directly, through a bare
 //      Node http + undici Pool proxy (bare-proxy.mjs), through an nginx reverse proxy, through
 //      the bare proxy as two processes on one port (a reference row only: what a Node proxy gets
-//      from both cores, to put the nginx target in proportion) and through Portico (a plain proxy route, access lines on; a second daemon with them off),
+//      from both cores, to put the nginx target in proportion) and through Portico (a plain proxy
+//      route, access lines on; a second daemon with them off; a third with access lines on and
+//      PORTICO_GATEWAY_PROCESSES=2, two gateway processes forked by the daemon sharing the port),
 //      with wrk at fixed concurrency: req/s, p50/p99, and the CPU time the proxying process spent
 //      per request (all its threads, and its main thread alone: at saturation a Node proxy's main
-//      thread is busy all the time, so its rate follows that figure);
+//      thread is busy all the time, so its rate follows that figure; for the 2-process bare proxy
+//      and the 2-process daemon, added up over the primary and the processes it forked);
 //   2. the same route open and behind an RS256 jwt;
 //   Steps 1 and 2 run in BENCH_ROUNDS rounds, each target once per round, one after the other:
 //   a machine whose speed drifts (shared cores) moves targets of one round together, so each
 //   ratio is taken within a round and the median over the rounds is the one judged;
 //   3. p99 at a fixed rate, half of Portico's peak (access lines on), for Portico and for the
-//      bare proxy at that same rate (wrk paced by fixed-rate.lua), alternating, in rounds;
+//      bare proxy at that same rate (wrk paced by fixed-rate.lua), alternating, in rounds; then
+//      the same for the 2-process setup: half of the 2-process Portico's peak, through it and
+//      through the 2-process bare proxy;
 //   4. reload latency: 100 saves of the config file, each timed from the write to the first
 //      response carrying the new configuration's header (p50/p99);
 //   5. failed requests while 100 reloads happen under wrk load (must be 0).
-// Then each target as a ratio against its reference from this same run, met or not met.
+// Then each target as a ratio against its reference from this same run, met or not met; the
+// throughput targets for the 1-process daemon and again for the 2-process one (against the same
+// 1-process bare proxy and nginx), with the 2-process Portico / 2-process bare proxy ratio beside
+// them for information. A build that ignores PORTICO_GATEWAY_PROCESSES serves with one process:
+// the run then says that its 2-process daemon forked no gateway processes.
 // Needs a build (npm run build), nginx and wrk (apt-get install -y nginx wrk). BENCH_PORTICO
 // names another build's bin/portico.js (a copy of daemon/ from before a change) to measure it.
 //   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_THREADS=1 BENCH_ROUNDS=3 BENCH_RELOADS=100 node scripts/bench/gateway/run.mjs
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
 import { cpuUs, freePort, mainThreadCpuUs, need, nginxConf, startNginx, startWrk, verdict, waitFor } from '../lib.mjs';
+import { porticoConfig } from './portico-config.mjs';
+import { descendants, running, treeCpuUs, treeMainThreadCpuUs } from './process-tree.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HERE = fileURLToPath(new URL('./', import.meta.url));
@@ -42,6 +53,8 @@ const NODE_FLAGS = process.env.BENCH_NODE_FLAGS === undefined ? DAEMON_NODE_FLAG
 const WARMUP_SECONDS = 3;
 /** Pause before each measured run of a round. */
 const SETTLE_MS = 1500;
+/** Gateway processes of the third daemon (PORTICO_GATEWAY_PROCESSES). */
+const GATEWAY_PROCESSES = 2;
 
 /** The targets of issue 15 (gateway and reload). */
 const TARGETS = { bare: 1.0, nginx: 0.4, p99SlackMs: 1, jwt: 0.85, reloadP99Ms: 100 };
@@ -57,70 +70,44 @@ function wrkInBackground(url) {
   return run;
 }
 
-/**
- * The Portico config under test. `/**` is a plain proxy route (what the throughput rows
- * measure); `/rev/**` carries `revision` in a response header so a reload is observable;
- * `/open/**` and `/jwt/**` are the same anonymous-backend route without and with an RS256 jwt.
- */
-function porticoConfig(port, backendPort, revision, accessLines) {
-  return `server "bench" {
-  hosts = ["127.0.0.1:${port}"]
-  endpoint "/**" {
-    proxy {
-      backend = "origin"
-    }
-  }
-  endpoint "/rev/**" {
-    set_response_headers = { x-config-revision = "${revision}" }
-    proxy {
-      backend {
-        origin = "http://127.0.0.1:${backendPort}"
-        path   = "/**"
-      }
-    }
-  }
-  endpoint "/open/**" {
-    proxy {
-      backend {
-        origin = "http://127.0.0.1:${backendPort}"
-        path   = "/**"
-      }
-    }
-  }
-  endpoint "/jwt/**" {
-    access_control = ["bench_jwt"]
-    proxy {
-      backend {
-        origin = "http://127.0.0.1:${backendPort}"
-        path   = "/**"
-      }
-    }
-  }
-}
-definitions {
-  backend "origin" {
-    origin = "http://127.0.0.1:${backendPort}"
-  }
-  jwt "bench_jwt" {
-    signature_algorithm = "RS256"
-    key_file            = "jwt-public.pem"
-  }
-}
-settings {
-  // "info" writes an access line and a backend line per request (to the log file); "warn" only warnings and errors.
-  log_level = "${accessLines ? 'info' : 'warn'}"
-}
-`;
-}
-
 need('nginx');
 need('wrk');
 const dir = mkdtempSync(join(tmpdir(), 'portico-bench-gateway-'));
 chmodSync(dir, 0o755);
 const children = [];
+/** The daemon started with GATEWAY_PROCESSES, once spawned: its gateway processes must end with it. */
+let multiDaemon = null;
+let stopping = false;
 const cleanup = () => {
+  stopping = true;
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
 };
+/** Daemons that ended before the run was over, each with why (a crashed build would otherwise show as NaN rows and refused connections). */
+const ended = [];
+function watchDaemon(child, name, logFile = null) {
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    // Its errors are log lines on stdout: the end of the log file says why.
+    const tail = logFile === null ? '' : `; the end of its log:\n${logTail(logFile)}`;
+    ended.push(`${name} ended during the run (${signal === null ? `exit code ${code}` : signal})${tail}`);
+  });
+}
+/** The last lines of a log file, read from its last 2 KiB (a full run's access lines make it large). */
+function logTail(file) {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const buffer = Buffer.alloc(Math.min(size, 2048));
+    readSync(fd, buffer, 0, buffer.length, size - buffer.length);
+    return buffer.toString('utf8').trimEnd().split('\n').slice(-3).join('\n');
+  } finally {
+    closeSync(fd);
+  }
+}
+/** Stops the run when a daemon has ended (the finally block says which and why). */
+function assertDaemonsRunning() {
+  if (ended.length > 0) throw new Error('bench: a Portico daemon ended during the run');
+}
 process.on('exit', cleanup);
 
 function runNginx(base) {
@@ -131,12 +118,17 @@ function runNginx(base) {
 
 /** A reading of one process, or added up over several (the 2-process bare proxy's workers). */
 const sumOver = (pids, read) => [pids].flat().reduce((total, pid) => total + read(pid), 0);
+/** A target's CPU readings: of its process(es), or `{ tree: pid }`, a process with all it forked (read at each reading, so a replaced gateway process counts too). */
+const cpuReading = (pid) => (pid.tree === undefined ? sumOver(pid, cpuUs) : treeCpuUs(pid.tree));
+const mainThreadReading = (pid) => (pid.tree === undefined ? sumOver(pid, mainThreadCpuUs) : treeMainThreadCpuUs(pid.tree));
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+/** The 2-process daemon's row (the longest row name: the name column fits it). */
+const MULTI_ROW = `Portico, ${GATEWAY_PROCESSES} gateway processes (access lines on)`;
 const cpuColumn = (r) => (r.cpu === undefined || Number.isNaN(r.cpu) ? '' : `  cpu ${r.cpu.toFixed(0).padStart(4)} µs/req (main thread ${r.mainThread.toFixed(0)})`);
-const row = (name, r) => `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  errors ${r.non2xx + r.socketErrors}${cpuColumn(r)}`;
+const row = (name, r) => `  ${name.padEnd(MULTI_ROW.length)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  errors ${r.non2xx + r.socketErrors}${cpuColumn(r)}`;
 
 try {
-  const [backendPort, proxyPort, barePort, bareTwoPort, porticoPort, controlPort, servicesPort, cdsPort, quietPort, ...quietPorts] = await Promise.all(Array.from({ length: 12 }, freePort));
+  const [backendPort, proxyPort, barePort, bareTwoPort, porticoPort, controlPort, servicesPort, cdsPort, quietPort, multiPort, ...internalPorts] = await Promise.all(Array.from({ length: 16 }, freePort));
   const www = join(dir, 'www');
   mkdirSync(join(www, 'bench'), { recursive: true });
   const item = JSON.stringify({ id: 1, items: Array.from({ length: 20 }, (_, i) => ({ n: i, name: `item number ${i}`, ok: true })) });
@@ -171,6 +163,9 @@ try {
   // The same routes with access lines off, in a daemon of its own, so both are measured in every round.
   const quietConfig = join(dir, 'portico-quiet.hcl');
   writeFileSync(quietConfig, porticoConfig(quietPort, backendPort, 0, false));
+  // And with access lines on in a daemon serving with GATEWAY_PROCESSES processes.
+  const multiConfig = join(dir, 'portico-multi.hcl');
+  writeFileSync(multiConfig, porticoConfig(multiPort, backendPort, 0, true));
   const env = {
     ...process.env,
     PORTICO_DATA_DIR: join(dir, 'data'),
@@ -178,6 +173,8 @@ try {
     PORTICO_SERVICES_ADDR: `127.0.0.1:${servicesPort}`,
     PORTICO_CDS_ADDR: `127.0.0.1:${cdsPort}`,
     PORTICO_LOG_LEVEL: 'warn',
+    // The first two daemons serve with one process, whatever the shell running the benchmark sets.
+    PORTICO_GATEWAY_PROCESSES: '1',
   };
   // Access and backend lines go to a file, as under a service manager that writes stdout to a log.
   // Not beside the config: the config watcher would see every log write.
@@ -187,16 +184,33 @@ try {
   const daemon = spawn(process.execPath, [...NODE_FLAGS, PORTICO, 'daemon', '--mode', 'gateway', '-f', configFile], { cwd: ROOT, env, stdio: ['ignore', logFd, 'inherit'] });
   closeSync(logFd);
   children.push(daemon);
-  const [quietControl, quietServices, quietCds] = quietPorts;
+  watchDaemon(daemon, 'Portico (access lines on)', logFile);
+  const [quietControl, quietServices, quietCds, multiControl, multiServices, multiCds] = internalPorts;
   const quietEnv = { ...env, PORTICO_DATA_DIR: join(dir, 'data-quiet'), PORTICO_CONTROL_ADDR: `127.0.0.1:${quietControl}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${quietServices}`, PORTICO_CDS_ADDR: `127.0.0.1:${quietCds}` };
   const quietDaemon = spawn(process.execPath, [...NODE_FLAGS, PORTICO, 'daemon', '--mode', 'gateway', '-f', quietConfig], { cwd: ROOT, env: quietEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(quietDaemon);
+  watchDaemon(quietDaemon, 'Portico (access lines off)');
+  const multiEnv = {
+    ...env,
+    PORTICO_DATA_DIR: join(dir, 'data-multi'),
+    PORTICO_CONTROL_ADDR: `127.0.0.1:${multiControl}`,
+    PORTICO_SERVICES_ADDR: `127.0.0.1:${multiServices}`,
+    PORTICO_CDS_ADDR: `127.0.0.1:${multiCds}`,
+    PORTICO_GATEWAY_PROCESSES: String(GATEWAY_PROCESSES),
+  };
+  const multiLogFile = join(dir, 'log/portico-multi.log');
+  const multiLogFd = openSync(multiLogFile, 'w');
+  multiDaemon = spawn(process.execPath, [...NODE_FLAGS, PORTICO, 'daemon', '--mode', 'gateway', '-f', multiConfig], { cwd: ROOT, env: multiEnv, stdio: ['ignore', multiLogFd, 'inherit'] });
+  closeSync(multiLogFd);
+  children.push(multiDaemon);
+  watchDaemon(multiDaemon, `Portico (${GATEWAY_PROCESSES} gateway processes)`, multiLogFile);
 
   const direct = `http://127.0.0.1:${backendPort}${PATH}`;
   const viaBare = `http://127.0.0.1:${barePort}${PATH}`;
   const viaBareTwo = `http://127.0.0.1:${bareTwoPort}${PATH}`;
   const viaPortico = `http://127.0.0.1:${porticoPort}${PATH}`;
   const viaQuiet = `http://127.0.0.1:${quietPort}${PATH}`;
+  const viaMulti = `http://127.0.0.1:${multiPort}${PATH}`;
   const viaRevision = `http://127.0.0.1:${porticoPort}/rev${PATH}`;
   const viaNginx = `http://127.0.0.1:${proxyPort}${PATH}`;
   const viaJwt = `http://127.0.0.1:${porticoPort}/jwt${PATH}`;
@@ -208,7 +222,8 @@ try {
   await waitFor(async () => (await fetch(viaBareTwo)).ok, 'bare proxy, 2 processes');
   await waitFor(async () => (await fetch(viaPortico)).ok, 'portico');
   await waitFor(async () => (await fetch(viaQuiet)).ok, 'portico (access lines off)');
-  for (const [name, url] of [['Portico', viaPortico], ['the bare proxy', viaBare], ['the revision route', viaRevision]]) {
+  await waitFor(async () => (await fetch(viaMulti)).ok, `portico (${GATEWAY_PROCESSES} gateway processes)`);
+  for (const [name, url] of [['Portico', viaPortico], ['the bare proxy', viaBare], ['the revision route', viaRevision], [`Portico with ${GATEWAY_PROCESSES} gateway processes`, viaMulti]]) {
     if ((await (await fetch(url)).text()) !== item) throw new Error(`bench: ${name} answered a different body than the backend`);
   }
   if ((await fetch(viaJwt)).status !== 401) throw new Error('bench: the jwt route answered without a token');
@@ -228,11 +243,19 @@ try {
     }
   }
 
-  for (const url of [viaBare, viaBareTwo, viaPortico, viaQuiet, viaOpen]) await startWrk(url, { ...wrkOptions, seconds: WARMUP_SECONDS }).done;
+  for (const url of [viaBare, viaBareTwo, viaPortico, viaQuiet, viaMulti, viaOpen]) await startWrk(url, { ...wrkOptions, seconds: WARMUP_SECONDS }).done;
   await startWrk(viaJwt, { ...wrkOptions, seconds: WARMUP_SECONDS, headers: bearer }).done;
 
+  assertDaemonsRunning();
   const [load1] = loadavg();
   console.log(`gateway benchmark: ${Buffer.byteLength(item)}-byte JSON from nginx, wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s on loopback, ${cpus().length} cores, 1-minute load ${load1.toFixed(2)} at the start; ${ROUNDS} rounds`);
+  // Warmed up: its gateway processes have all started by now.
+  const multiProcesses = descendants(multiDaemon.pid);
+  const multiNote =
+    multiProcesses.length === GATEWAY_PROCESSES
+      ? null
+      : `note: the daemon started with PORTICO_GATEWAY_PROCESSES=${GATEWAY_PROCESSES} has ${multiProcesses.length} child processes${multiProcesses.length === 0 ? ' (this build serves with one process)' : ''}: its rows measure that, not ${GATEWAY_PROCESSES} gateway processes`;
+  if (multiNote !== null) console.log(multiNote);
   const directRun = await wrk(direct);
   console.log(row('backend directly (once)', directRun));
   // Each round runs every target once, back to back; ratios are taken within a round.
@@ -246,27 +269,30 @@ try {
     ['bare2', 'bare proxy, 2 processes', viaBareTwo, {}, bareTwoWorkers],
     ['portico', 'through Portico, access lines on', viaPortico, {}, daemon.pid],
     ['quiet', 'through Portico, access lines off', viaQuiet, {}, quietDaemon.pid],
+    ['portico2', MULTI_ROW, viaMulti, {}, { tree: multiDaemon.pid }],
     ['open', 'Portico, no access control', viaOpen, {}, daemon.pid],
     ['jwt', 'Portico, jwt RS256', viaJwt, bearer, daemon.pid],
   ];
   const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const rounds = [];
-  let logBytes = 0;
-  let loggedRequests = 0;
+  // Bytes written to each access-lines-on daemon's log, and the requests they were written for.
+  const logs = { portico: { file: logFile, bytes: 0, requests: 0 }, portico2: { file: multiLogFile, bytes: 0, requests: 0 } };
   for (let r = 0; r < ROUNDS; r++) {
     const round = {};
     for (const [key, , url, headers, pid] of targets) {
       // A proxy that was just loaded may still collect its garbage: not during the next one's run.
       await settle();
-      const logBefore = key === 'portico' ? statSync(logFile).size : 0;
-      const cpuBefore = sumOver(pid, cpuUs);
-      const mainBefore = sumOver(pid, mainThreadCpuUs);
+      assertDaemonsRunning();
+      const log = logs[key];
+      const logBefore = log === undefined ? 0 : statSync(log.file).size;
+      const cpuBefore = cpuReading(pid);
+      const mainBefore = mainThreadReading(pid);
       round[key] = await wrk(url, headers);
-      round[key].cpu = (sumOver(pid, cpuUs) - cpuBefore) / round[key].requests;
-      round[key].mainThread = (sumOver(pid, mainThreadCpuUs) - mainBefore) / round[key].requests;
-      if (key === 'portico') {
-        logBytes += statSync(logFile).size - logBefore;
-        loggedRequests += round[key].requests;
+      round[key].cpu = (cpuReading(pid) - cpuBefore) / round[key].requests;
+      round[key].mainThread = (mainThreadReading(pid) - mainBefore) / round[key].requests;
+      if (log !== undefined) {
+        log.bytes += statSync(log.file).size - logBefore;
+        log.requests += round[key].requests;
       }
     }
     rounds.push(round);
@@ -286,22 +312,34 @@ try {
   const ratios = (a, b) => rounds.map((round) => (round[a].rps / round[b].rps).toFixed(3)).join(' ');
   console.log(`median of the ${ROUNDS} rounds (p50/p99 of the median round):`);
   for (const [key, name] of targets) console.log(row(name, medianRun(key)));
-  console.log(`    (${(logBytes / Math.max(1, loggedRequests)).toFixed(0)} log bytes per request written to ${logFile.replace(dir, '<tmp>')})`);
+  for (const { file, bytes, requests } of Object.values(logs)) console.log(`    (${(bytes / Math.max(1, requests)).toFixed(0)} log bytes per request written to ${file.replace(dir, '<tmp>')})`);
 
-  // Latency below saturation: the same fixed rate, half of Portico's peak, through both proxies, alternating.
-  const rate = Math.round(median(rounds.map((round) => round.portico.rps)) / 2);
-  const pacedRounds = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    await settle();
-    const portico = await wrkAtRate(viaPortico, rate);
-    await settle();
-    pacedRounds.push({ portico, bare: await wrkAtRate(viaBare, rate) });
+  // Latency below saturation: the same fixed rate, half of a Portico's peak, through it and a bare proxy, alternating.
+  async function pacedPairs(rate, porticoUrl, bareUrl) {
+    const pairs = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      await settle();
+      const portico = await wrkAtRate(porticoUrl, rate);
+      await settle();
+      pairs.push({ portico, bare: await wrkAtRate(bareUrl, rate) });
+    }
+    return pairs;
   }
-  const pacedMedian = (key) => median(pacedRounds.map((round) => round[key].p99Ms));
+  const pacedMedian = (pairs, key) => median(pairs.map((round) => round[key].p99Ms));
+  const pacedRow = (name, pairs, key) => `  ${name.padEnd(38)} ${pairs.map((round) => round[key].p99).join('  ')}  (p50 ${pairs.map((round) => round[key].p50).join(' ')})`;
+  assertDaemonsRunning();
+  const rate = Math.round(median(rounds.map((round) => round.portico.rps)) / 2);
+  const pacedRounds = await pacedPairs(rate, viaPortico, viaBare);
   console.log(`at a fixed ${rate} req/s (half of Portico's median peak with access lines on; wrk paced by fixed-rate.lua), p99 of each round:`);
-  console.log(`  through Portico, access lines on       ${pacedRounds.map((round) => round.portico.p99).join('  ')}  (p50 ${pacedRounds.map((round) => round.portico.p50).join(' ')})`);
-  console.log(`  through the bare undici proxy          ${pacedRounds.map((round) => round.bare.p99).join('  ')}  (p50 ${pacedRounds.map((round) => round.bare.p50).join(' ')})`);
+  console.log(pacedRow('through Portico, access lines on', pacedRounds, 'portico'));
+  console.log(pacedRow('through the bare undici proxy', pacedRounds, 'bare'));
+  const multiRate = Math.round(median(rounds.map((round) => round.portico2.rps)) / 2);
+  const multiPacedRounds = await pacedPairs(multiRate, viaMulti, viaBareTwo);
+  console.log(`at a fixed ${multiRate} req/s (half of the ${GATEWAY_PROCESSES}-process Portico's median peak with access lines on), p99 of each round:`);
+  console.log(pacedRow(`through Portico, ${GATEWAY_PROCESSES} gateway processes`, multiPacedRounds, 'portico'));
+  console.log(pacedRow('through the bare proxy, 2 processes', multiPacedRounds, 'bare'));
 
+  assertDaemonsRunning();
   const idle = [];
   for (let i = 0; i < RELOADS; i++) idle.push(await saveAndObserve());
   idle.sort((a, b) => a - b);
@@ -323,17 +361,41 @@ try {
 
   console.log('targets (issue 15), each against its reference in this run (ratios: the median of the rounds, each round in brackets):');
   console.log(`${verdict('Portico (access lines on) / bare undici proxy', ratio('portico', 'bare'), TARGETS.bare)}  [${ratios('portico', 'bare')}]`);
+  console.log(`${verdict(`${MULTI_ROW} / bare undici proxy`, ratio('portico2', 'bare'), TARGETS.bare)}  [${ratios('portico2', 'bare')}]`);
   console.log(`${verdict('Portico (access lines on) / nginx proxy', ratio('portico', 'nginx'), TARGETS.nginx)}  [${ratios('portico', 'nginx')}]`);
-  const held = pacedRounds.every((round) => round.portico.rps >= 0.95 * rate && round.bare.rps >= 0.95 * rate);
-  const paced = held ? '' : ` (rate not held in every round: Portico ${pacedRounds.map((round) => round.portico.rps.toFixed(0)).join(' ')}, bare ${pacedRounds.map((round) => round.bare.rps.toFixed(0)).join(' ')} req/s)`;
-  console.log(`${verdict(`p99 at ${rate} req/s (median of rounds), Portico ${pacedMedian('portico').toFixed(2)} ms vs bare proxy ${pacedMedian('bare').toFixed(2)} ms + ${TARGETS.p99SlackMs} ms`, pacedMedian('portico'), pacedMedian('bare') + TARGETS.p99SlackMs, { atMost: true, unit: 'ms' })}${paced}`);
+  console.log(`${verdict(`${MULTI_ROW} / nginx proxy`, ratio('portico2', 'nginx'), TARGETS.nginx)}  [${ratios('portico2', 'nginx')}]`);
+  console.log(`  (same footing, no target: Portico ${GATEWAY_PROCESSES} gateway processes / bare proxy 2 processes ${ratio('portico2', 'bare2').toFixed(3)}  [${ratios('portico2', 'bare2')}]; Portico ${GATEWAY_PROCESSES} gateway processes / 1 process ${ratio('portico2', 'portico').toFixed(3)})`);
+  if (multiNote !== null) console.log(`  (${multiNote})`);
+  /** The p99 target over paced pairs; `names` say which Portico and bare proxy in the label and, if a rate was not held, in the note. */
+  function pacedVerdict(pairs, rate, names) {
+    const held = pairs.every((round) => round.portico.rps >= 0.95 * rate && round.bare.rps >= 0.95 * rate);
+    const paced = held ? '' : ` (rate not held in every round: ${names.portico} ${pairs.map((round) => round.portico.rps.toFixed(0)).join(' ')}, ${names.bareShort} ${pairs.map((round) => round.bare.rps.toFixed(0)).join(' ')} req/s)`;
+    const [portico, bare] = [pacedMedian(pairs, 'portico'), pacedMedian(pairs, 'bare')];
+    return `${verdict(`p99 at ${rate} req/s (median of rounds), ${names.portico} ${portico.toFixed(2)} ms vs ${names.bare} ${bare.toFixed(2)} ms + ${TARGETS.p99SlackMs} ms`, portico, bare + TARGETS.p99SlackMs, { atMost: true, unit: 'ms' })}${paced}`;
+  }
+  console.log(pacedVerdict(pacedRounds, rate, { portico: 'Portico', bare: 'bare proxy', bareShort: 'bare' }));
+  const bareTwoName = 'bare proxy with 2 processes';
+  console.log(pacedVerdict(multiPacedRounds, multiRate, { portico: `Portico with ${GATEWAY_PROCESSES} gateway processes`, bare: bareTwoName, bareShort: bareTwoName }));
   console.log(`${verdict('Portico jwt RS256 / no access control', ratio('jwt', 'open'), TARGETS.jwt)}  [${ratios('jwt', 'open')}]`);
   console.log(verdict(`reload p99 over ${RELOADS} saves`, reloadP99, TARGETS.reloadP99Ms, { atMost: true, unit: 'ms' }));
   console.log(verdict(`failed requests over ${RELOADS} reloads under load`, failed, 0, { atMost: true, unit: 'requests' }));
   console.log(`  (for reference, medians: Portico access lines off / bare ${ratio('quiet', 'bare').toFixed(3)}, / nginx ${ratio('quiet', 'nginx').toFixed(3)}; access lines on / off ${ratio('portico', 'quiet').toFixed(3)}; bare / nginx ${ratio('bare', 'nginx').toFixed(3)}, bare as 2 processes / nginx ${ratio('bare2', 'nginx').toFixed(3)}; Portico access lines on / directly (first run) ${(medianRun('portico').rps / directRun.rps).toFixed(3)})`);
   if (failed > 0) process.exitCode = 1;
 } finally {
+  for (const what of ended) console.error(`bench: ${what}`);
+  const gatewayProcesses = multiDaemon === null ? [] : descendants(multiDaemon.pid);
   cleanup();
   await new Promise((r) => setTimeout(r, 300));
+  await stopLeftovers(gatewayProcesses);
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Gateway processes still running 2 s after their daemon was stopped are reported, then stopped (they would hold the port). */
+async function stopLeftovers(pids) {
+  for (const deadline = Date.now() + 2000; pids.some(running) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+  const left = pids.filter(running);
+  if (left.length === 0) return;
+  console.error(`bench: ${left.length} gateway process(es) of the ${GATEWAY_PROCESSES}-process daemon still ran 2 s after it was stopped (pids ${left.join(' ')}); stopping them`);
+  // They leave SIGTERM to their daemon (a terminal's Ctrl-C reaches every process of the group).
+  for (const pid of left) process.kill(pid, 'SIGKILL');
 }

@@ -1,0 +1,57 @@
+// The gateway benchmark's Portico configuration (run.mjs), one per daemon under test.
+
+/**
+ * The Portico config under test. `/**` is a plain proxy route (what the throughput rows
+ * measure); `/rev/**` carries `revision` in a response header so a reload is observable;
+ * `/open/**` and `/jwt/**` are the same anonymous-backend route without and with an RS256 jwt.
+ */
+export function porticoConfig(port, backendPort, revision, accessLines) {
+  return `server "bench" {
+  hosts = ["127.0.0.1:${port}"]
+  endpoint "/**" {
+    proxy {
+      backend = "origin"
+    }
+  }
+  endpoint "/rev/**" {
+    set_response_headers = { x-config-revision = "${revision}" }
+    proxy {
+      backend {
+        origin = "http://127.0.0.1:${backendPort}"
+        path   = "/**"
+      }
+    }
+  }
+  endpoint "/open/**" {
+    proxy {
+      backend {
+        origin = "http://127.0.0.1:${backendPort}"
+        path   = "/**"
+      }
+    }
+  }
+  endpoint "/jwt/**" {
+    access_control = ["bench_jwt"]
+    proxy {
+      backend {
+        origin = "http://127.0.0.1:${backendPort}"
+        path   = "/**"
+      }
+    }
+  }
+}
+definitions {
+  backend "origin" {
+    origin = "http://127.0.0.1:${backendPort}"
+  }
+  jwt "bench_jwt" {
+    signature_algorithm = "RS256"
+    key_file            = "jwt-public.pem"
+  }
+}
+settings {
+  // "info" writes an access line and a backend line per request (to the log file); "warn" only warnings and errors.
+  log_level = "${accessLines ? 'info' : 'warn'}"
+}
+`;
+}
