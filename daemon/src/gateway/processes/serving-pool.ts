@@ -43,6 +43,8 @@ interface Member {
   /** Replies awaited, by `type:id`. */
   readonly waiting: Map<string, { resolve: (message: FromServing) => void; reject: (error: Error) => void }>;
   ready: boolean;
+  /** Resolves when the process took its init; rejects when it exits before. */
+  whenReady: Promise<void>;
   addresses: readonly string[];
   exited: Promise<void>;
 }
@@ -75,7 +77,7 @@ export class ServingPool {
     atomicStdoutWrites();
     this.#unsubscribe.push(this.#options.health.onCheck(() => this.#queueHealth()), this.#options.health.onChange(() => this.#queueHealth()));
     const members = Array.from({ length: this.#options.processes }, (_, i) => this.#fork(i + 1));
-    await Promise.all(members.map((m) => this.#ask(m, null, 'ready')));
+    await Promise.all(members.map((m) => m.whenReady));
   }
 
   /** Serves `config` in every process, built from `texts`; throws, with the previous one still serving everywhere, when any process cannot. */
@@ -173,7 +175,19 @@ export class ServingPool {
   #fork(index: number): Member {
     const worker = cluster.fork({ [SERVING_INDEX_ENV]: String(index) });
     let markExited: () => void = () => {};
-    const member: Member = { index, worker, startedAt: Date.now(), waiting: new Map(), ready: false, addresses: [], exited: new Promise<void>((resolve) => (markExited = resolve)) };
+    const member: Member = {
+      index,
+      worker,
+      startedAt: Date.now(),
+      waiting: new Map(),
+      ready: false,
+      whenReady: Promise.resolve(),
+      addresses: [],
+      exited: new Promise<void>((resolve) => (markExited = resolve)),
+    };
+    // Waited for from the fork on, so an answer that comes early is not missed.
+    member.whenReady = this.#ask(member, null, 'ready').then(() => undefined);
+    member.whenReady.catch(() => undefined);
     this.#members.set(index, member);
     worker.on('message', (message: FromServing) => this.#onMessage(member, message));
     worker.on('error', (error) => this.#options.logger.warn(`gateway process ${index}: ${error.message}`));
@@ -199,7 +213,7 @@ export class ServingPool {
     if (this.#stopping) return;
     const member = this.#fork(index);
     const caughtUp = this.#queue.then(async () => {
-      await this.#ask(member, null, 'ready');
+      await member.whenReady;
       this.#queueHealth();
       if (this.#texts) await this.#switch([member], this.#texts);
       this.#options.logger.info(`gateway process ${index} started again`, { pid: member.worker.process.pid });

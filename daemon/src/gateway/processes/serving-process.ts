@@ -109,6 +109,9 @@ function startServing(init: ServingInit): { handle(message: ToServing): void } {
   const loginTimer = setInterval(reportLogins, LOGIN_STATUS_MS).unref();
   let stopping = false;
 
+  /** The prepare under way: a stop waits for it, then aborts what it prepared. */
+  let preparing: Promise<void> = Promise.resolve();
+
   async function prepare(id: number, texts: readonly (readonly [string, string])[]): Promise<void> {
     try {
       const loaded = await loadGatewayConfig(texts.map(([path]) => path), init.env, { texts: new Map(texts) });
@@ -127,6 +130,7 @@ function startServing(init: ServingInit): { handle(message: ToServing): void } {
     if (stopping) return;
     stopping = true;
     clearInterval(loginTimer);
+    await preparing;
     for (const { prepared: p } of prepared.values()) await p.abort();
     prepared.clear();
     await server.stop();
@@ -138,7 +142,7 @@ function startServing(init: ServingInit): { handle(message: ToServing): void } {
     handle(message) {
       switch (message.t) {
         case 'prepare':
-          void prepare(message.id, message.texts);
+          preparing = prepare(message.id, message.texts);
           return;
         case 'commit': {
           const entry = prepared.get(message.id);
