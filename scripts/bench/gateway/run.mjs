@@ -19,7 +19,10 @@
 //      through the 2-process bare proxy;
 //   4. reload latency: 100 saves of the config file, each timed from the write to the first
 //      response carrying the new configuration's header (p50/p99);
-//   5. failed requests while 100 reloads happen under wrk load (must be 0).
+//   5. failed requests while 100 reloads happen under wrk load (must be 0);
+//   then 4 and 5 again for the 2-process daemon, polled over a new connection each time (round
+//   robin hands each to the next gateway process): a save is serving once 2 such responses in a
+//   row carry the new header, so both processes answer with it.
 // Then each target as a ratio against its reference from this same run, met or not met; the
 // throughput targets for the 1-process daemon and again for the 2-process one (against the same
 // 1-process bare proxy and nginx), with the 2-process Portico / 2-process bare proxy ratio beside
@@ -30,6 +33,7 @@
 //   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_THREADS=1 BENCH_ROUNDS=3 BENCH_RELOADS=100 node scripts/bench/gateway/run.mjs
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, closeSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -212,6 +216,7 @@ try {
   const viaQuiet = `http://127.0.0.1:${quietPort}${PATH}`;
   const viaMulti = `http://127.0.0.1:${multiPort}${PATH}`;
   const viaRevision = `http://127.0.0.1:${porticoPort}/rev${PATH}`;
+  const viaMultiRevision = `http://127.0.0.1:${multiPort}/rev${PATH}`;
   const viaNginx = `http://127.0.0.1:${proxyPort}${PATH}`;
   const viaJwt = `http://127.0.0.1:${porticoPort}/jwt${PATH}`;
   const viaOpen = `http://127.0.0.1:${porticoPort}/open${PATH}`;
@@ -240,6 +245,20 @@ try {
       await res.arrayBuffer();
       if (res.headers.get('x-config-revision') === wanted) return performance.now() - started;
       if (performance.now() - started > 10_000) throw new Error(`bench: revision ${wanted} not serving 10 s after the save`);
+    }
+  }
+
+  // The same for the 2-process daemon: GATEWAY_PROCESSES new connections in a row reach every gateway process.
+  let multiRevision = 0;
+  async function saveAndObserveMulti() {
+    multiRevision += 1;
+    const wanted = String(multiRevision);
+    const started = performance.now();
+    writeFileSync(multiConfig, porticoConfig(multiPort, backendPort, multiRevision, accessLines));
+    for (let inARow = 0; ; ) {
+      inARow = (await revisionOverNewConnection(viaMultiRevision)) === wanted ? inARow + 1 : 0;
+      if (inARow === GATEWAY_PROCESSES) return performance.now() - started;
+      if (performance.now() - started > 10_000) throw new Error(`bench: revision ${wanted} not serving in all ${GATEWAY_PROCESSES} gateway processes 10 s after the save`);
     }
   }
 
@@ -339,25 +358,43 @@ try {
   console.log(pacedRow(`through Portico, ${GATEWAY_PROCESSES} gateway processes`, multiPacedRounds, 'portico'));
   console.log(pacedRow('through the bare proxy, 2 processes', multiPacedRounds, 'bare'));
 
+  /** RELOADS saves one after the other: each one's latency in ms, sorted. */
+  async function reloadLatencies(save) {
+    const latencies = [];
+    for (let i = 0; i < RELOADS; i++) latencies.push(await save());
+    return latencies.sort((a, b) => a - b);
+  }
+  // Reloads under load: wrk runs for the whole sequence; every request must succeed.
+  async function reloadsUnderLoad(url, save) {
+    const load = wrkInBackground(url);
+    const loadStarted = performance.now();
+    await new Promise((r) => setTimeout(r, 500));
+    const latencies = await reloadLatencies(save);
+    await new Promise((r) => setTimeout(r, 500));
+    const underLoad = await load.stop();
+    const seconds = ((performance.now() - loadStarted) / 1000).toFixed(1);
+    return { latencies, underLoad, seconds, failed: underLoad.non2xx + underLoad.socketErrors };
+  }
+  const underLoadLine = (name, { latencies, underLoad, seconds, failed }) =>
+    `${RELOADS} reloads under load${name} (wrk -c${CONNECTIONS}, ${seconds}s): ${underLoad.requests} requests, ${failed} failed (non-2xx ${underLoad.non2xx}, socket errors ${underLoad.socketErrors}); reload latency under load p50 ${percentile(latencies, 50).toFixed(1)} ms  p99 ${percentile(latencies, 99).toFixed(1)} ms`;
+
   assertDaemonsRunning();
-  const idle = [];
-  for (let i = 0; i < RELOADS; i++) idle.push(await saveAndObserve());
-  idle.sort((a, b) => a - b);
+  const idle = await reloadLatencies(saveAndObserve);
   const reloadP99 = percentile(idle, 99);
   console.log(`reload latency (save → new config serving), ${RELOADS} saves: p50 ${percentile(idle, 50).toFixed(1)} ms  p99 ${reloadP99.toFixed(1)} ms  max ${idle.at(-1).toFixed(1)} ms`);
+  const busy = await reloadsUnderLoad(viaPortico, saveAndObserve);
+  const failed = busy.failed;
+  console.log(underLoadLine('', busy));
 
-  // Reloads under load: wrk runs for the whole sequence; every request must succeed.
-  const load = wrkInBackground(viaPortico);
-  const loadStarted = performance.now();
-  await new Promise((r) => setTimeout(r, 500));
-  const busy = [];
-  for (let i = 0; i < RELOADS; i++) busy.push(await saveAndObserve());
-  await new Promise((r) => setTimeout(r, 500));
-  const underLoad = await load.stop();
-  const loadSeconds = ((performance.now() - loadStarted) / 1000).toFixed(1);
-  busy.sort((a, b) => a - b);
-  const failed = underLoad.non2xx + underLoad.socketErrors;
-  console.log(`${RELOADS} reloads under load (wrk -c${CONNECTIONS}, ${loadSeconds}s): ${underLoad.requests} requests, ${failed} failed (non-2xx ${underLoad.non2xx}, socket errors ${underLoad.socketErrors}); reload latency under load p50 ${percentile(busy, 50).toFixed(1)} ms  p99 ${percentile(busy, 99).toFixed(1)} ms`);
+  assertDaemonsRunning();
+  const multiIdle = await reloadLatencies(saveAndObserveMulti);
+  const multiReloadP99 = percentile(multiIdle, 99);
+  console.log(
+    `reload latency, ${GATEWAY_PROCESSES} gateway processes (save → new config serving in all, ${GATEWAY_PROCESSES} new connections in a row), ${RELOADS} saves: p50 ${percentile(multiIdle, 50).toFixed(1)} ms  p99 ${multiReloadP99.toFixed(1)} ms  max ${multiIdle.at(-1).toFixed(1)} ms`,
+  );
+  const multiBusy = await reloadsUnderLoad(viaMulti, saveAndObserveMulti);
+  const multiFailed = multiBusy.failed;
+  console.log(underLoadLine(`, ${GATEWAY_PROCESSES} gateway processes`, multiBusy));
 
   console.log('targets (issue 15), each against its reference in this run (ratios: the median of the rounds, each round in brackets):');
   console.log(`${verdict('Portico (access lines on) / bare undici proxy', ratio('portico', 'bare'), TARGETS.bare)}  [${ratios('portico', 'bare')}]`);
@@ -379,8 +416,10 @@ try {
   console.log(`${verdict('Portico jwt RS256 / no access control', ratio('jwt', 'open'), TARGETS.jwt)}  [${ratios('jwt', 'open')}]`);
   console.log(verdict(`reload p99 over ${RELOADS} saves`, reloadP99, TARGETS.reloadP99Ms, { atMost: true, unit: 'ms' }));
   console.log(verdict(`failed requests over ${RELOADS} reloads under load`, failed, 0, { atMost: true, unit: 'requests' }));
+  console.log(verdict(`reload p99 over ${RELOADS} saves, ${GATEWAY_PROCESSES} gateway processes`, multiReloadP99, TARGETS.reloadP99Ms, { atMost: true, unit: 'ms' }));
+  console.log(verdict(`failed requests over ${RELOADS} reloads under load, ${GATEWAY_PROCESSES} gateway processes`, multiFailed, 0, { atMost: true, unit: 'requests' }));
   console.log(`  (for reference, medians: Portico access lines off / bare ${ratio('quiet', 'bare').toFixed(3)}, / nginx ${ratio('quiet', 'nginx').toFixed(3)}; access lines on / off ${ratio('portico', 'quiet').toFixed(3)}; bare / nginx ${ratio('bare', 'nginx').toFixed(3)}, bare as 2 processes / nginx ${ratio('bare2', 'nginx').toFixed(3)}; Portico access lines on / directly (first run) ${(medianRun('portico').rps / directRun.rps).toFixed(3)})`);
-  if (failed > 0) process.exitCode = 1;
+  if (failed > 0 || multiFailed > 0) process.exitCode = 1;
 } finally {
   for (const what of ended) console.error(`bench: ${what}`);
   const gatewayProcesses = multiDaemon === null ? [] : descendants(multiDaemon.pid);
@@ -388,6 +427,18 @@ try {
   await new Promise((r) => setTimeout(r, 300));
   await stopLeftovers(gatewayProcesses);
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** The revision header of one GET over a connection of its own (agent: false, `connection: close`): round robin gives it to the next gateway process. */
+function revisionOverNewConnection(url) {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { agent: false }, (res) => {
+      res.on('error', reject);
+      res.on('end', () => resolve(res.headers['x-config-revision']));
+      res.resume();
+    });
+    request.on('error', reject);
+  });
 }
 
 /** Gateway processes still running 2 s after their daemon was stopped are reported, then stopped (they would hold the port). */
