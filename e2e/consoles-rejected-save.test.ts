@@ -60,7 +60,7 @@ describe('a rejected config save', () => {
 
     // Web, open before the save: the notice appears on the Events view.
     const notice = early.getByTestId('rejected-save');
-    await expect.poll(() => notice.textContent(), { timeout: WAIT_MS }).toMatch(/Config save rejected: portico\.hcl:\d+[,:]\d+[^ ]* Unsupported argument · \d\d:\d\d:\d\d\. The previous configuration keeps serving\. Open Config/);
+    await expect.poll(() => notice.textContent(), { timeout: WAIT_MS }).toMatch(/Config save rejected: portico\.hcl:\d+[,:]\d+[^ ]* Unsupported argument · (\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d\. The previous configuration keeps serving\. Open Config/);
 
     // Web, opened after the save: it reads the last reload at sign-in, and keeps it across views.
     const late = await openPage(browser, ctx, { width: 1280, diagnostics: () => daemon.logs() });

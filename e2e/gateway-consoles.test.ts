@@ -107,7 +107,7 @@ describe('terminal console', () => {
     fits();
 
     copy.edit((t) => withEndpoint(t, '/hello', 'hi'));
-    await waitFor(/✓ applied \(file\) \d\d:\d\d:\d\d: \+1 endpoint \(\/hello\)/);
+    await waitFor(/✓ applied \(file\) (\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d: \+1 endpoint \(\/hello\)/);
     copy.edit((t) => changed(t, t.replace('body = "hi"', 'body = "hi"\n      bogus = 1')));
     await waitFor(/✗ rejected \(file\)[\s\S]*portico\.hcl:\d+,\d+-\d+: Unsupported argument/);
     fits();
@@ -119,7 +119,7 @@ describe('terminal console', () => {
     fits();
     await stopProbe(copy);
     await waitFor(/probe\s+✗ unhealthy/);
-    await waitFor(/\d\d:\d\d:\d\d {2}probe\s+degraded → unhealthy/);
+    await waitFor(/(\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d {2}probe\s+degraded → unhealthy/);
     fits();
   });
 });

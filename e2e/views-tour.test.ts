@@ -162,7 +162,7 @@ const TUI_VIEWS: Record<string, { ready: RegExp; detail?: { keys: string[]; read
   infosessions: { ready: /INFOSESSIONS {2}363 sessions/, detail: { keys: ['Enter'], ready: / {2}#\d+\n \d{4}-\d\d-\d\d / } },
   keys: { ready: allOf(/API KEYS/, /mobile app/, /partner portal .*banned/) },
   jobs: { ready: allOf(/ JOBS {2}3 /, /PARSE_AND_INGEST/), detail: { keys: ['Enter'], ready: /delivery ✗ DEAD/ } },
-  deliveries: { ready: allOf(/ DELIVERIES {2}2 matching/, /✗ DEAD/, /● DELIVERED/), detail: { keys: ['Enter'], ready: /#2 +\d\d:\d\d:\d\d +no answer/ } },
+  deliveries: { ready: allOf(/ DELIVERIES {2}2 matching/, /✗ DEAD/, /● DELIVERED/), detail: { keys: ['Enter'], ready: /#2 +(\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d +no answer/ } },
 };
 
 /** The ids of VIEWS in console-tui/src/views/view-registry.ts, in tab order. */
