@@ -248,6 +248,11 @@ describe('several gateway serving processes (PORTICO_GATEWAY_PROCESSES=2)', () =
     await waitUntil(() => setup.daemon.logs().includes('started again'), 15_000, () => `no new process:\n${setup.daemon.logs()}`);
     const now = servingPids(setup.daemon);
     expect(now).toHaveLength(2);
+    // The consoles' status says so.
+    const { body } = await controlQuery(setup.daemon, 'system.status', setup.daemon.token);
+    const gateway = (body as { result: { data: { components: Array<{ name: string; state: string; detail: string | null }> } } }).result.data.components.find((c) => c.name === 'gateway');
+    expect(gateway).toMatchObject({ state: 'running', detail: expect.stringMatching(/\(2 processes, 1 restarted since start\)/) });
+    expect(setup.daemon.logs()).toMatch(/detail="[^"]*\(1 of 2 processes serving\)/);
     expect(now).toContain(survivor);
     expect(now).not.toContain(victim);
     const clients = await connections(setup);

@@ -94,4 +94,23 @@ describe('ComponentHost', () => {
     await host.stopAll(100);
     expect(seen).toEqual(['store:starting', 'store:running', 'store:stopping', 'store:stopped']);
   });
+
+  it('tells listeners when a running component describes itself anew, keeping its state and since', async () => {
+    const host = new ComponentHost(quiet);
+    let detail = 'http://[::]:8080 (2 processes)';
+    host.register({ ...recorder([], 'gateway'), describe: () => detail });
+    await host.startAll();
+    const since = host.statuses()[0]!.since;
+    const seen: string[] = [];
+    host.onStateChange((s) => seen.push(`${s.state}:${s.detail}`));
+    host.redescribe('gateway');
+    detail = 'http://[::]:8080 (1 of 2 processes serving)';
+    host.redescribe('gateway');
+    host.redescribe('nothing-by-that-name');
+    expect(seen).toEqual(['running:http://[::]:8080 (1 of 2 processes serving)']);
+    expect(host.statuses()[0]).toMatchObject({ state: 'running', since, detail });
+    await host.stopAll(100);
+    host.redescribe('gateway');
+    expect(seen).toHaveLength(3);
+  });
 });

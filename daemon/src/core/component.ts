@@ -83,6 +83,20 @@ export class ComponentHost {
     return true;
   }
 
+  /**
+   * Reads a running component's describe() again and, when it changed, tells the listeners (the
+   * consoles' status) with its state and `since` unchanged: e.g. a gateway serving process that died.
+   */
+  redescribe(name: string): void {
+    const entry = this.#entries.find((e) => e.component.name === name);
+    if (!entry || entry.status.state !== 'running') return;
+    const detail = entry.component.describe?.() ?? null;
+    if (detail === entry.status.detail) return;
+    entry.status = { ...entry.status, detail };
+    this.logger.info('component running', { component: name, ...(detail ? { detail } : {}) });
+    for (const listener of this.#listeners) listener({ ...entry.status });
+  }
+
   /** Tells every running component that shutdown began (see Component.drain). */
   drainAll(): void {
     for (const entry of this.#entries) {

@@ -57,6 +57,7 @@ export function gatewayArea({ front, processes = 1 }: { front: GatewayFrontSetti
             logger,
             onDenial: (denial) => denials.record(denial),
             onNotice: (level, message, details) => ctx.events.publish({ type: 'log', level, message: `gateway: ${message}`, ...(details ? { details } : {}) }),
+            onMembership: () => ctx.host.redescribe('gateway'),
           })
         : null;
     const exporter = new MetricsExporter({ metrics, logger, ...(pool ? { gather: () => pool.gather() } : {}) });
@@ -124,7 +125,7 @@ export function gatewayArea({ front, processes = 1 }: { front: GatewayFrontSetti
       describe: () => {
         const metricsAt = exporter.address();
         const addresses = server ? server.addresses() : pool!.addresses();
-        return `${addresses.map((a) => `http://${a}`).join(', ')}${pool ? ` (${pool.size} processes)` : ''} from ${ctx.configFiles.join(', ')}${metricsAt ? `; metrics at http://${metricsAt}/metrics` : ''}`;
+        return `${addresses.map((a) => `http://${a}`).join(', ')}${pool ? ` (${pool.describe()})` : ''} from ${ctx.configFiles.join(', ')}${metricsAt ? `; metrics at http://${metricsAt}/metrics` : ''}`;
       },
     };
     ctx.host.register(component);

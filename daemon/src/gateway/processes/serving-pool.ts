@@ -34,6 +34,8 @@ export interface ServingPoolOptions {
   readonly logger: Logger;
   readonly onDenial: (denial: AccessDenial) => void;
   readonly onNotice: (level: 'warn' | 'error', message: string, details: EventDetails | null) => void;
+  /** A process exited or a new one started serving (what `describe()` says changed). */
+  readonly onMembership?: () => void;
 }
 
 interface Member {
@@ -63,6 +65,8 @@ export class ServingPool {
   #stopped: Promise<void> | null = null;
   #healthQueued = false;
   readonly #restartDelay = new Map<number, number>();
+  /** Processes started in place of one that exited, since the daemon started. */
+  #restarts = 0;
   readonly #unsubscribe: Array<() => void> = [];
 
   constructor(options: ServingPoolOptions) {
@@ -145,6 +149,14 @@ export class ServingPool {
     return this.#members.size;
   }
 
+  /** For the status line: how many processes serve, and how many were replaced. */
+  describe(): string {
+    const serving = [...this.#members.values()].filter((m) => m.ready && m.addresses.length > 0).length;
+    const count = this.#options.processes;
+    const processes = serving === count ? `${count} processes` : `${serving} of ${count} processes serving`;
+    return this.#restarts === 0 ? processes : `${processes}, ${this.#restarts} restarted since start`;
+  }
+
   /** The processes' ids (for the log and tests). */
   pids(): number[] {
     return [...this.#members.values()].map((m) => m.worker.process.pid ?? 0);
@@ -203,6 +215,7 @@ export class ServingPool {
       this.#restartDelay.set(index, quick ? delay : 500);
       const message = `gateway process ${index} (pid ${worker.process.pid}) exited with ${why}; starting another${delay > 0 ? ` in ${Math.round(delay / 1000)}s` : ''}; the other processes serve meanwhile`;
       this.#options.logger.error(message, { pid: worker.process.pid, code, signal });
+      this.#options.onMembership?.();
       setTimeout(() => this.#replace(index), delay).unref();
     });
     return member;
@@ -216,7 +229,9 @@ export class ServingPool {
       await member.whenReady;
       this.#queueHealth();
       if (this.#texts) await this.#switch([member], this.#texts);
+      this.#restarts += 1;
       this.#options.logger.info(`gateway process ${index} started again`, { pid: member.worker.process.pid });
+      this.#options.onMembership?.();
     });
     this.#queue = caughtUp.catch((error: unknown) => {
       this.#options.logger.error(`gateway process ${index} could not take the configuration: ${error instanceof Error ? error.message : String(error)}`);
