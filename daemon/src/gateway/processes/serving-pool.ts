@@ -154,7 +154,7 @@ export class ServingPool {
     const serving = [...this.#members.values()].filter((m) => m.ready && m.addresses.length > 0).length;
     const count = this.#options.processes;
     const processes = serving === count ? `${count} processes` : `${serving} of ${count} processes serving`;
-    return this.#restarts === 0 ? processes : `${processes}, ${this.#restarts} restarted since start`;
+    return this.#restarts === 0 ? processes : `${processes}, ${this.#restarts} ${this.#restarts === 1 ? 'restart' : 'restarts'}`;
   }
 
   /** The processes' ids (for the log and tests). */
