@@ -65,6 +65,8 @@ export class ServingPool {
   #stopped: Promise<void> | null = null;
   #healthQueued = false;
   readonly #restartDelay = new Map<number, number>();
+  /** All processes took their init once: from then on one that exits is replaced. */
+  #started = false;
   /** Processes started in place of one that exited, since the daemon started. */
   #restarts = 0;
   readonly #unsubscribe: Array<() => void> = [];
@@ -81,7 +83,14 @@ export class ServingPool {
     atomicStdoutWrites();
     this.#unsubscribe.push(this.#options.health.onCheck(() => this.#queueHealth()), this.#options.health.onChange(() => this.#queueHealth()));
     const members = Array.from({ length: this.#options.processes }, (_, i) => this.#fork(i + 1));
-    await Promise.all(members.map((m) => m.whenReady));
+    await Promise.all(
+      members.map((m) =>
+        m.whenReady.catch((error: unknown) => {
+          throw new Error(`gateway serving process ${m.index} did not start: ${error instanceof Error ? error.message : String(error)}; what it wrote is in the log above`);
+        }),
+      ),
+    );
+    this.#started = true;
   }
 
   /** Serves `config` in every process, built from `texts`; throws, with the previous one still serving everywhere, when any process cannot. */
@@ -210,6 +219,11 @@ export class ServingPool {
       member.waiting.clear();
       markExited();
       if (this.#stopping) return;
+      if (!this.#started) {
+        // The daemon's start fails with it (start() names it); nothing is replaced.
+        this.#options.logger.error(`gateway process ${index} (pid ${worker.process.pid}) exited with ${why} while starting`, { pid: worker.process.pid, code, signal });
+        return;
+      }
       const quick = Date.now() - member.startedAt < QUICK_EXIT_MS;
       const delay = quick ? Math.min((this.#restartDelay.get(index) ?? 500) * 2, MAX_RESTART_DELAY_MS) : 0;
       this.#restartDelay.set(index, quick ? delay : 500);
