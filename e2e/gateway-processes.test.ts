@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFile
 import { Agent, createServer, request, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { connect as tlsConnect } from 'node:tls';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSamlIdp } from '../daemon/src/testing/login-providers/index.js';
@@ -322,6 +323,31 @@ describe('several gateway serving processes (PORTICO_GATEWAY_PROCESSES=2)', () =
     const replayed = await other.postForm(acs, { SAMLResponse: login.samlResponse });
     expect(replayed.status).toBe(403);
     await expect.poll(() => daemon.logs()).toMatch(/"POST [^"]*\/saml\/acs" 403 .*error_type=saml message=".*already used to log in/);
+  });
+
+  it('serve https_dev_proxy with one certificate, made once by the daemon', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portico-e2e-processes-tls-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const [plain, tls] = [await freePort(), await freePort()];
+    const file = join(dir, 'gateway.hcl');
+    writeFileSync(file, `server {\n  hosts = ["*:${plain}"]\n  endpoint "/hello" {\n    response { body = "hello" }\n  }\n}\nsettings {\n  https_dev_proxy = ["${tls}:${plain}"]\n}\n`);
+    const daemon = await startDaemon({ args: ['--mode', 'gateway', '-f', file], env: { PORTICO_GATEWAY_PROCESSES: '2' } });
+    cleanups.push(() => daemon.dispose());
+    // New connections go to each process in turn: every one shows the same certificate.
+    const fingerprints = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      fingerprints.add(
+        await new Promise<string>((resolve, reject) => {
+          const socket = tlsConnect({ host: '127.0.0.1', port: tls, rejectUnauthorized: false }, () => {
+            resolve(socket.getPeerCertificate().fingerprint256);
+            socket.end();
+          });
+          socket.on('error', reject);
+        }),
+      );
+    }
+    expect(fingerprints.size).toBe(1);
+    expect(daemon.logs().match(/https_dev_proxy: generated a self-signed certificate/g)).toHaveLength(1);
   });
 
   it('refuses a bad count with the variable named', async () => {
