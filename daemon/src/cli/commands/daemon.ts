@@ -18,7 +18,9 @@ Options:
 Environment:
   PORTICO_DATA_DIR, PORTICO_DATABASE_URL (postgres://...; unset = SQLite in the data dir),
   PORTICO_CONTROL_ADDR (127.0.0.1:9901), PORTICO_CONTROL_TOKEN, PORTICO_SHUTDOWN_DELAY (0s),
-  PORTICO_SHUTDOWN_TIMEOUT (5s), PORTICO_LOG_FORMAT (common | json), PORTICO_LOG_LEVEL (info)`;
+  PORTICO_SHUTDOWN_TIMEOUT (5s), PORTICO_LOG_FORMAT (common | json), PORTICO_LOG_LEVEL (info),
+  PORTICO_GATEWAY_PROCESSES (1 | N | auto: processes serving the gateway's ports); the rest in
+  docs/operating.md, "Environment"`;
 
 export async function daemonCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs(
