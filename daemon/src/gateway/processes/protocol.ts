@@ -52,6 +52,3 @@ export type FromServing =
   | { readonly t: 'claim'; readonly id: number; readonly key: string; readonly expiresAtMs: number | null; readonly nowMs: number }
   /** A warn or error line the process wrote, for the consoles' Events. */
   | { readonly t: 'notice'; readonly level: 'warn' | 'error'; readonly message: string; readonly details: EventDetails | null };
-
-/** The environment variable that tells a cluster worker of the daemon it is a serving process (its index). */
-export const SERVING_INDEX_ENV = 'PORTICO_GATEWAY_SERVING_INDEX';

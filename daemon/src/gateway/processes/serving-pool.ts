@@ -16,7 +16,7 @@ import { replayClaims } from '../access/saml/index.js';
 import type { AccessDenial, HealthMonitor } from '../contracts.js';
 import { DevCertificateStore, devCertificateNames } from '../http/dev-tls.js';
 import type { FamilySnapshot } from '../metrics/exposition.js';
-import { SERVING_INDEX_ENV, type FromServing, type ServingInit, type ToServing } from './protocol.js';
+import type { FromServing, ServingInit, ToServing } from './protocol.js';
 
 const ENTRY = fileURLToPath(new URL('./serving-entry.js', import.meta.url));
 /** A process that does not answer the daemon in this long is treated as failed for that step. */
@@ -154,10 +154,6 @@ export class ServingPool {
     return this.#login;
   }
 
-  get size(): number {
-    return this.#members.size;
-  }
-
   /** For the status line: how many processes serve, and how many were replaced. */
   describe(): string {
     const serving = [...this.#members.values()].filter((m) => m.ready && m.addresses.length > 0).length;
@@ -194,7 +190,7 @@ export class ServingPool {
   }
 
   #fork(index: number): Member {
-    const worker = cluster.fork({ [SERVING_INDEX_ENV]: String(index) });
+    const worker = cluster.fork();
     let markExited: () => void = () => {};
     const member: Member = {
       index,
