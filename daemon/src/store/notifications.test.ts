@@ -81,6 +81,38 @@ describe.each(factories.map((f) => [f().kind, f] as const))('notifications betwe
     expect(b.heard.map((h) => h.payload)).toEqual(['short 1', long, 'short 2']);
   });
 
+  it('carries a large publish in few writes: many messages share a row or a NOTIFY, in order', async () => {
+    const store = stores[0]!;
+    const a = await listen(store, 'process-a');
+    const b = await listen(await open(), 'process-b');
+    const messages = Array.from({ length: 400 }, (_, i) => JSON.stringify({ type: 'delivery.state', message: `delivery ${i} delivered`, pad: 'x'.repeat(60) }));
+    const bytes = messages.reduce((n, m) => n + Buffer.byteLength(JSON.stringify(m)), 0);
+    const notifies: string[] = [];
+    const spy = store.kind === 'postgres' ? new pg.Client({ connectionString: database.address.url }) : null;
+    if (spy) {
+      await spy.connect();
+      spy.on('notification', (n) => notifies.push(n.payload ?? ''));
+      await spy.query(`LISTEN "${a.channel.describe().replace('PostgreSQL: LISTEN ', '')}"`);
+    }
+    try {
+      await a.channel.publish(messages);
+      await expect.poll(() => b.heard.length).toBe(400);
+      expect(b.heard.map((h) => h.payload)).toEqual(messages);
+      if (spy) {
+        await expect.poll(() => notifies.length).toBeGreaterThan(0);
+        // About 44 KB of messages in NOTIFYs of at most 7,900 bytes each: 6 or 7, not one per message.
+        expect(notifies.length).toBeLessThanOrEqual(Math.ceil(bytes / 7000));
+        expect(notifies.every((n) => Buffer.byteLength(n) <= 7900)).toBe(true);
+      } else {
+        const { n } = (await store.get<{ n: number }>("SELECT COUNT(*) AS n FROM store_notifications WHERE origin = 'process-a'"))!;
+        // Under 64 KiB of messages: one row.
+        expect(n).toBe(1);
+      }
+    } finally {
+      await spy?.end();
+    }
+  });
+
   it('goes on with the next messages after a listener throws on one, and closes cleanly', async () => {
     const a = await listen(stores[0]!, 'process-a');
     const heard: string[] = [];
@@ -118,10 +150,11 @@ describe('SQLite notifications table', () => {
     try {
       await migrate(store, [{ area: 'core', migrations: CORE_MIGRATIONS }]);
       const { channel } = await listener(store, 'a');
-      for (let i = 0; i < 15; i++) await channel.publish(Array.from({ length: 200 }, (_, j) => `m${i}-${j}`));
+      // A publish is a row (up to 64 KiB of messages): more publishes than rows are kept.
+      for (let i = 0; i < SQLITE_KEPT_NOTIFICATIONS + 500; i++) await channel.publish([`m${i}-0`, `m${i}-1`]);
       const { n } = (await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM store_notifications'))!;
       expect(n).toBeLessThanOrEqual(SQLITE_KEPT_NOTIFICATIONS + 200);
-      expect(await store.get('SELECT payload FROM store_notifications ORDER BY id DESC LIMIT 1')).toEqual({ payload: 'm14-199' });
+      expect(await store.get('SELECT payload FROM store_notifications ORDER BY id DESC LIMIT 1')).toEqual({ payload: `["m${SQLITE_KEPT_NOTIFICATIONS + 499}-0","m${SQLITE_KEPT_NOTIFICATIONS + 499}-1"]` });
       await channel.close();
     } finally {
       await store.close();

@@ -12,8 +12,14 @@ const LONG_MESSAGE_KEEP_MS = 3600_000;
 const RECONNECT_FIRST_MS = 250;
 const RECONNECT_MAX_MS = 5000;
 
-/** What travels in a NOTIFY: the sender, a sequence (identical payloads in one transaction would be folded into one), and the payload or the id of its row. */
+/**
+ * What travels in a NOTIFY: the sender, a sequence (identical payloads in one transaction would
+ * be folded into one), and the messages of a publish that fit together in one NOTIFY (`ps`) or
+ * the id of the row holding one too long for it (`r`). `p`, one message, is what Portico sent
+ * before batches shared a NOTIFY; a daemon started before an upgrade may still send it.
+ */
 const Envelope = z.union([
+  z.object({ o: z.string(), s: z.number(), ps: z.array(z.string()) }),
   z.object({ o: z.string(), s: z.number(), p: z.string() }),
   z.object({ o: z.string(), s: z.number(), r: z.number().int() }),
 ]);
@@ -61,22 +67,56 @@ export class PostgresNotifications implements NotificationChannel {
     await this.#store.transaction(async (tx) => {
       const envelopes: string[] = [];
       let pruned = false;
-      for (const payload of payloads) {
-        this.#seq += 1;
-        const inline = JSON.stringify({ o: this.#options.origin, s: this.#seq, p: payload } satisfies Envelope);
-        if (Buffer.byteLength(inline) <= MAX_NOTIFY_BYTES) {
-          envelopes.push(inline);
+      for (const part of this.#pack(payloads)) {
+        if (typeof part !== 'string') {
+          envelopes.push(part.envelope);
           continue;
         }
         if (!pruned) {
           await tx.run('DELETE FROM store_notifications WHERE created_at < ?', [now - LONG_MESSAGE_KEEP_MS]);
           pruned = true;
         }
-        const row = await tx.get<{ id: number }>('INSERT INTO store_notifications (channel, origin, payload, created_at) VALUES (?, ?, ?, ?) RETURNING id', [this.#options.channel, this.#options.origin, payload, now]);
-        envelopes.push(JSON.stringify({ o: this.#options.origin, s: this.#seq, r: row!.id } satisfies Envelope));
+        const row = await tx.get<{ id: number }>('INSERT INTO store_notifications (channel, origin, payload, created_at) VALUES (?, ?, ?, ?) RETURNING id', [this.#options.channel, this.#options.origin, part, now]);
+        envelopes.push(this.#envelope({ r: row!.id }));
       }
       await tx.get('SELECT COUNT(pg_notify(?, e.x)) AS n FROM unnest(?::text[]) WITH ORDINALITY AS e(x, n)', [this.#channel, toTextArray(envelopes)]);
     });
+  }
+
+  /**
+   * The payloads in order as NOTIFY envelopes, as many to an envelope as fit in MAX_NOTIFY_BYTES,
+   * and as themselves (for a row) where one alone does not fit.
+   */
+  #pack(payloads: readonly string[]): Array<{ envelope: string } | string> {
+    const parts: Array<{ envelope: string } | string> = [];
+    // Room for messages: the envelope without them is the origin, the largest sequence and the JSON around them.
+    const room = MAX_NOTIFY_BYTES - Buffer.byteLength(JSON.stringify({ o: this.#options.origin, s: Number.MAX_SAFE_INTEGER, ps: [] }));
+    let batch: string[] = [];
+    let bytes = 0;
+    const close = () => {
+      if (batch.length > 0) parts.push({ envelope: this.#envelope({ ps: batch }) });
+      batch = [];
+      bytes = 0;
+    };
+    for (const payload of payloads) {
+      // A payload's size inside the envelope: its JSON string form, and a comma.
+      const size = Buffer.byteLength(JSON.stringify(payload)) + 1;
+      if (size > room) {
+        close();
+        parts.push(payload);
+        continue;
+      }
+      if (bytes + size > room) close();
+      batch.push(payload);
+      bytes += size;
+    }
+    close();
+    return parts;
+  }
+
+  #envelope(content: { ps: string[] } | { r: number }): string {
+    this.#seq += 1;
+    return JSON.stringify({ o: this.#options.origin, s: this.#seq, ...content } satisfies Envelope);
   }
 
   async close(): Promise<void> {
@@ -141,8 +181,8 @@ export class PostgresNotifications implements NotificationChannel {
     if (envelope.o === this.#options.origin) return;
     this.#delivering = this.#delivering
       .then(async () => {
-        const payload = 'p' in envelope ? envelope.p : await this.#fetch(envelope.r);
-        if (payload !== null && !this.#closed) handOn(this.#options, payload, envelope.o);
+        const payloads = 'ps' in envelope ? envelope.ps : 'p' in envelope ? [envelope.p] : [await this.#fetch(envelope.r)];
+        for (const payload of payloads) if (payload !== null && !this.#closed) handOn(this.#options, payload, envelope.o);
       })
       // Each link settles, so one failure neither stops the next messages nor makes close() throw.
       .catch(() => {});

@@ -39,4 +39,11 @@ CREATE INDEX daemon_boots_started_at ON daemon_boots (started_at);`,
 CREATE INDEX store_notifications_created_at ON store_notifications (created_at);`,
     },
   },
+  {
+    id: 3,
+    name: 'store_notifications_packed',
+    // A row may carry several messages of one publish (a JSON array of them), so a busy process
+    // writes one row per batch of events, not one per event.
+    up: 'ALTER TABLE store_notifications ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;',
+  },
 ];

@@ -3,17 +3,24 @@ import type { NotificationChannel, NotificationOptions } from './notifications.j
 import type { SqliteStore } from './sqlite-store.js';
 import type { Queryable } from './types.js';
 
-/** Rows kept in store_notifications; listeners poll several times a second, so this is minutes of events. */
+/**
+ * Rows kept in store_notifications. A row holds one publish (the event relay publishes at most
+ * every 50 ms), and listeners poll several times a second, so this is minutes of events.
+ */
 export const SQLITE_KEPT_NOTIFICATIONS = 2000;
 /** Prune after this many of our own inserts (and at open). */
 const PRUNE_EVERY = 200;
 /** Rows read per poll; more wait for the next one, which follows at once. */
-const READ_LIMIT = 500;
+const READ_LIMIT = 100;
+/** A publish's messages share a row up to about this many characters; a longer one has a row of its own. */
+export const PACKED_ROW_CHARS = 64 * 1024;
 
 interface NotificationRow {
   id: number;
   origin: string;
   payload: string;
+  /** 1: `payload` is a JSON array of messages; 0: it is one message. */
+  packed: number;
 }
 
 /**
@@ -60,12 +67,13 @@ export class SqliteNotifications implements NotificationChannel {
   async publish(payloads: readonly string[]): Promise<void> {
     if (payloads.length === 0 || this.#closed) return;
     const now = Date.now();
-    this.#inserted += payloads.length;
+    const rows = packRows(payloads);
+    this.#inserted += rows.length;
     const pruning = this.#inserted >= PRUNE_EVERY;
     if (pruning) this.#inserted = 0;
     await this.#store.transaction(async (tx) => {
-      for (const payload of payloads) {
-        await tx.run('INSERT INTO store_notifications (channel, origin, payload, created_at) VALUES (?, ?, ?, ?)', [this.#options.channel, this.#options.origin, payload, now]);
+      for (const row of rows) {
+        await tx.run('INSERT INTO store_notifications (channel, origin, payload, created_at, packed) VALUES (?, ?, ?, ?, 1)', [this.#options.channel, this.#options.origin, JSON.stringify(row), now]);
       }
       if (pruning) await prune(tx);
     });
@@ -99,12 +107,13 @@ export class SqliteNotifications implements NotificationChannel {
     if (version === this.#dataVersion) return;
     for (;;) {
       const rows = await this.#store.all<NotificationRow>(
-        'SELECT id, origin, payload FROM store_notifications WHERE id > ? AND channel = ? ORDER BY id LIMIT ?',
+        'SELECT id, origin, payload, packed FROM store_notifications WHERE id > ? AND channel = ? ORDER BY id LIMIT ?',
         [this.#lastId, this.#options.channel, READ_LIMIT],
       );
       for (const row of rows) {
         this.#lastId = row.id;
-        if (row.origin !== this.#options.origin && !this.#closed) handOn(this.#options, row.payload, row.origin);
+        if (row.origin === this.#options.origin || this.#closed) continue;
+        for (const payload of unpackRow(row)) handOn(this.#options, payload, row.origin);
       }
       if (rows.length < READ_LIMIT || this.#closed) break;
     }
@@ -124,4 +133,33 @@ export class SqliteNotifications implements NotificationChannel {
 /** Keeps the newest rows only, so the table stays small however long the processes run. */
 async function prune(store: Queryable): Promise<void> {
   await store.run('DELETE FROM store_notifications WHERE id <= (SELECT MAX(id) FROM store_notifications) - ?', [SQLITE_KEPT_NOTIFICATIONS]);
+}
+
+/** A publish's messages in order, grouped into rows of about PACKED_ROW_CHARS at most. */
+function packRows(payloads: readonly string[]): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let chars = 0;
+  for (const payload of payloads) {
+    if (row.length > 0 && chars + payload.length > PACKED_ROW_CHARS) {
+      rows.push(row);
+      row = [];
+      chars = 0;
+    }
+    row.push(payload);
+    chars += payload.length;
+  }
+  if (row.length > 0) rows.push(row);
+  return rows;
+}
+
+/** The messages of a row; a packed row that is not an array of strings is skipped (not ours to read). */
+function unpackRow(row: NotificationRow): readonly string[] {
+  if (row.packed !== 1) return [row.payload];
+  try {
+    const messages: unknown = JSON.parse(row.payload);
+    return Array.isArray(messages) && messages.every((m) => typeof m === 'string') ? messages : [];
+  } catch {
+    return [];
+  }
 }
