@@ -2,8 +2,10 @@
  * Answers for clients Node's parser refused or that ran out of time before a request reached
  * the pipeline: 431 (headers too large), 414 (the request line alone too long), 408 (headers
  * not received in time), 400 (anything else unparsable). The answer is the gateway's error page
- * written straight to the socket, which is then closed; an access line is logged when the
- * bytes that failed hold a whole request line.
+ * written straight to the socket, which is then closed. An access line is logged when the
+ * bytes that failed hold a whole request line, and for a 408 when the client had sent part of
+ * a request (a slowloris client; method `-`, the listener's URL): a connection that sent
+ * nothing (a browser's preconnect, an idle keep-alive) is closed without one.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -32,6 +34,8 @@ export interface ClientErrorContext {
   readonly logSink: GatewayLogSink;
   /** The connection came in on an https_dev_proxy listener. */
   readonly tls: boolean;
+  /** Bytes the connection sent since its last answered request (or since it opened). */
+  readonly received: number;
 }
 
 /** A token, one space, a target, one space, `HTTP/<digit>.<digit>`, end of line: a request line as RFC 9112 writes it. */
@@ -90,7 +94,9 @@ export function answerClientError(error: ClientError, socket: Duplex, ctx: Clien
   if (ctx.settings.requestIdClientHeader !== '') response.headers[ctx.settings.requestIdClientHeader.toLowerCase()] = id;
   response.headers.connection = 'close';
   const bytes = writeRaw(socket, response);
-  if (!line) return;
+  // Without a request line, only a stalled partial request is worth a line: its method and target are unknown.
+  const stalled = !line && outcome.status === 408 && ctx.received > 0;
+  if (!line && !stalled) return;
   const tcp = socket as Socket;
   const fallbackHost = `${tcp.localAddress?.includes(':') ? `[${tcp.localAddress}]` : (tcp.localAddress ?? 'localhost')}:${tcp.localPort ?? 0}`;
   ctx.logSink.write(
@@ -98,7 +104,7 @@ export function answerClientError(error: ClientError, socket: Duplex, ctx: Clien
       startedAt,
       durationMs: 0,
       requestId: id,
-      method,
+      method: line ? method : '-',
       url: requestUrl(ctx.settings, {}, target, fallbackHost, ctx.tls ? 'https' : 'http'),
       status: response.status,
       server: null,
@@ -108,13 +114,13 @@ export function answerClientError(error: ClientError, socket: Duplex, ctx: Clien
       clientIp: clientAddress(tcp),
       authUser: null,
       requestHeaders: {},
-      requestBytes: 0,
+      requestBytes: line ? 0 : ctx.received,
       tls: ctx.tls,
-      protocol: `HTTP/${line.version}`,
+      protocol: line ? `HTTP/${line.version}` : '-',
       responseHeaders: response.headers,
       responseBytes: bytes,
       errorType: failure.kind,
-      message: failure.detail,
+      message: line ? failure.detail : `${failure.detail}; ${ctx.received} bytes of a request received`,
       custom: {},
     }),
   );

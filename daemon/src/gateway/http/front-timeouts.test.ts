@@ -17,6 +17,8 @@ const CONFIG = {
  */
 const DEADLINE_MS = 8000;
 
+const accessLines = (lines: readonly string[]) => jsonRecords(lines).filter((r) => r.type === 'gateway_access');
+
 describe('front timeouts', () => {
   it('answers 408 and closes a client that sends its headers too slowly (slowloris)', async () => {
     const gw = await startGateway(CONFIG, { limits: { headerTimeoutMs: 300, bodyTimeoutMs: 2000 } });
@@ -25,12 +27,44 @@ describe('front timeouts', () => {
     expect(reply.status).toBe(408);
     expect(rawHeader(reply.text, 'gateway-error')).toBe('client request error');
     expect(rawHeader(reply.text, 'connection')).toBe('close');
+    // An operator sees the attack: an access line per stalled connection, with what it sent.
+    await expect.poll(() => accessLines(gw.lines)).toHaveLength(1);
+    const [line] = accessLines(gw.lines);
+    expect(line).toMatchObject({ method: '-', status: 408, client_ip: '127.0.0.1', error_type: 'client_request', message: expect.stringMatching(/PORTICO_GATEWAY_HEADER_TIMEOUT.*; \d+ bytes of a request received$/) });
+    expect((line!.request as { bytes: number }).bytes).toBeGreaterThanOrEqual('GET / HTTP/1.1\r\nHost: a\r\n'.length);
   });
 
-  it('answers 408 and closes a connection that sends nothing at all', async () => {
+  it('answers 408 and closes a connection that sends nothing at all, without an access line', async () => {
     const gw = await startGateway(CONFIG, { limits: { headerTimeoutMs: 300, bodyTimeoutMs: 2000 } });
     const reply = await rawExchange(gw.url(), '', { timeoutMs: DEADLINE_MS });
     expect(reply.status).toBe(408);
+    // A browser's preconnected socket does the same: nothing worth a line. A request after it is logged.
+    expect((await fetch(gw.url('/after'))).status).toBe(200);
+    await expect.poll(() => accessLines(gw.lines).map((r) => `${r.method} ${r.status}`)).toEqual(['GET 200']);
+  });
+
+  it('logs a request that stalls on a keep-alive connection after one that was answered', async () => {
+    const gw = await startGateway(CONFIG, { limits: { headerTimeoutMs: 300, bodyTimeoutMs: 2000 } });
+    const port = Number(new URL(gw.url()).port);
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => socket.write('GET /first HTTP/1.1\r\nHost: a\r\n\r\n'));
+      let received = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+        // Answered: start a second request and never finish its headers.
+        if (received.endsWith('ok')) socket.write('GET /second HTTP/1.1\r\nHo');
+      });
+      const deadline = setTimeout(() => reject(new Error(`still open after ${DEADLINE_MS}ms`)), DEADLINE_MS);
+      socket.on('error', reject);
+      socket.once('close', () => {
+        clearTimeout(deadline);
+        resolve(received);
+      });
+    });
+    expect(text).toMatch(/HTTP\/1\.1 408/);
+    await expect.poll(() => accessLines(gw.lines).map((r) => `${r.method} ${r.status}`)).toEqual(['GET 200', '- 408']);
+    // The second request's bytes only, not the first's.
+    expect((accessLines(gw.lines)[1]!.request as { bytes: number }).bytes).toBe('GET /second HTTP/1.1\r\nHo'.length);
   });
 
   it('drops a slowloris client within about 10 s by default (the effective settings, not a wait)', async () => {

@@ -69,6 +69,8 @@ interface ConnectionRequests {
   readonly fallbackHost: string;
   /** The client connection closed (its requests may still be finishing). */
   closed: boolean;
+  /** The socket's bytes read when its last request was answered: what came after is a new request's. */
+  bytesAtRest: number;
 }
 
 interface RuntimeSlot {
@@ -339,7 +341,9 @@ export class GatewayServer implements ReloadTarget {
       socket.destroy();
       return;
     }
-    answerClientError(error, socket, { settings, limits: this.#limits, logSink: this.#logSink, tls: listener.tls });
+    // Bytes of a request not answered yet: a client that sent part of its headers, not an idle or preconnected one.
+    const received = (socket as Socket).bytesRead - (this.#connectionRequests.get(socket)?.bytesAtRest ?? 0);
+    answerClientError(error, socket, { settings, limits: this.#limits, logSink: this.#logSink, tls: listener.tls, received });
   }
 
   /** https_dev_proxy listeners follow the applied entries: a new target port, a new certificate, or closed when gone. */
@@ -383,6 +387,7 @@ export class GatewayServer implements ReloadTarget {
     const entry: InFlight = { lifetime, res, done: null };
     connection.inflight.push(entry);
     const settle = (): void => {
+      connection.bytesAtRest = req.socket.bytesRead;
       const at = connection.inflight.indexOf(entry);
       if (at !== -1) connection.inflight.splice(at, 1);
       if (connection.closed && connection.inflight.length === 0) this.#open.delete(connection);
@@ -403,7 +408,7 @@ export class GatewayServer implements ReloadTarget {
     const socket = req.socket;
     let connection = this.#connectionRequests.get(socket);
     if (!connection) {
-      const requests: ConnectionRequests = { inflight: [], fallbackHost: localHost(req, port), closed: false };
+      const requests: ConnectionRequests = { inflight: [], fallbackHost: localHost(req, port), closed: false, bytesAtRest: 0 };
       socket.once('close', () => {
         requests.closed = true;
         if (requests.inflight.length === 0) this.#open.delete(requests);
