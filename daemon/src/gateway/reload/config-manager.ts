@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { configWatchSet } from '../../core/config-sources.js';
 import { FileWatcher } from '../../core/file-watcher.js';
@@ -39,8 +37,8 @@ export interface ConfigManagerOptions {
 interface Active {
   readonly config: GatewayConfig;
   readonly sources: ReadonlyMap<string, string>;
-  /** Applied source text per file (null when the file changed between load and read). */
-  readonly texts: ReadonlyMap<string, string | null>;
+  /** Applied source text per file: the very text loaded, validated and hashed. */
+  readonly texts: ReadonlyMap<string, string>;
   readonly referenced: ReadonlyMap<string, string>;
   readonly appliedAt: string;
 }
@@ -221,13 +219,12 @@ export class ConfigManager {
 
     const changed = [...changedPaths(previous?.sources ?? new Map(), sources), ...changedPaths(previous?.referenced ?? new Map(), referenced)];
     const diff = diffConfigs(previous?.config ?? null, loaded.config, previous ? changed : []);
-    const texts = await readTexts(sources);
     try {
       await this.#options.target.apply(loaded.config, { texts: loaded.texts });
     } catch (error) {
       return this.#finish({ ...base, result: 'failed', diff: null, error: error instanceof Error ? error.message : String(error) }, started);
     }
-    this.#active = { config: loaded.config, sources, texts, referenced, appliedAt: new Date().toISOString() };
+    this.#active = { config: loaded.config, sources, texts: loaded.texts, referenced, appliedAt: new Date().toISOString() };
     const record = this.#finish({ ...base, result: 'applied', diff, error: null }, started);
     await this.#refreshWatch();
     return record;
@@ -264,16 +261,3 @@ function errorLines(diagnostics: readonly ReloadDiagnostic[], withExcerpts = fal
   return (errors.length > 0 ? errors : diagnostics).flatMap((d) => [d.text, ...(withExcerpts && d.excerpt ? renderExcerpt(d.excerpt).map((l) => `  ${l.text}`) : [])]);
 }
 
-/** Each file's text, kept only when its bytes still hash as the loader saw them. */
-async function readTexts(sources: ReadonlyMap<string, string>): Promise<Map<string, string | null>> {
-  const out = new Map<string, string | null>();
-  for (const [path, sha256] of sources) {
-    try {
-      const bytes = await readFile(path);
-      out.set(path, createHash('sha256').update(bytes).digest('hex') === sha256 ? bytes.toString('utf8') : null);
-    } catch {
-      out.set(path, null);
-    }
-  }
-  return out;
-}
