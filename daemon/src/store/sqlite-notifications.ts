@@ -13,7 +13,7 @@ const PRUNE_EVERY = 200;
 /** Rows read per poll; more wait for the next one, which follows at once. */
 const READ_LIMIT = 100;
 /** A publish's messages share a row up to about this many characters; a longer one has a row of its own. */
-export const PACKED_ROW_CHARS = 64 * 1024;
+const PACKED_ROW_CHARS = 64 * 1024;
 
 interface NotificationRow {
   id: number;
