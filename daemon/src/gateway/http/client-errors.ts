@@ -19,7 +19,7 @@ import { accessRecord } from '../logs/access-record.js';
 import { requestUrl } from './forwarded-url.js';
 import type { FrontLimits } from './front-limits.js';
 import { requestIdFor } from './request-id.js';
-import { clientAddress } from './client-address.js';
+import { clientAddress, localHost } from './client-address.js';
 
 /** The error `clientError` gives: Node's parser codes (HPE_*), ERR_HTTP_REQUEST_TIMEOUT, or a socket error. */
 export interface ClientError extends Error {
@@ -98,7 +98,7 @@ export function answerClientError(error: ClientError, socket: Duplex, ctx: Clien
   const stalled = !line && outcome.status === 408 && ctx.received > 0;
   if (!line && !stalled) return;
   const tcp = socket as Socket;
-  const fallbackHost = `${tcp.localAddress?.includes(':') ? `[${tcp.localAddress}]` : (tcp.localAddress ?? 'localhost')}:${tcp.localPort ?? 0}`;
+  const fallbackHost = localHost(tcp, 0);
   ctx.logSink.write(
     accessRecord({
       startedAt,

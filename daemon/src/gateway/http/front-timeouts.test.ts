@@ -21,7 +21,7 @@ const accessLines = (lines: readonly string[]) => jsonRecords(lines).filter((r) 
 
 describe('front timeouts', () => {
   it('answers 408 and closes a client that sends its headers too slowly (slowloris)', async () => {
-    const gw = await startGateway(CONFIG, { limits: { headerTimeoutMs: 300, bodyTimeoutMs: 2000 } });
+    const gw = await startGateway(CONFIG, { limits: { headerTimeoutMs: 300, bodyTimeoutMs: 2000 }, listenHost: '::' });
     // The client never stops sending header lines: only the header timeout ends this.
     const reply = await rawExchange(gw.url(), 'GET / HTTP/1.1\r\nHost: a\r\n', { drip: { text: 'X-Slow: 1\r\n', everyMs: 50 }, timeoutMs: DEADLINE_MS });
     expect(reply.status).toBe(408);
@@ -30,7 +30,8 @@ describe('front timeouts', () => {
     // An operator sees the attack: an access line per stalled connection, with what it sent.
     await expect.poll(() => accessLines(gw.lines)).toHaveLength(1);
     const [line] = accessLines(gw.lines);
-    expect(line).toMatchObject({ method: '-', status: 408, client_ip: '127.0.0.1', error_type: 'client_request', message: expect.stringMatching(/PORTICO_GATEWAY_HEADER_TIMEOUT.*; \d+ bytes of a request received$/) });
+    // The listener is dual-stack ("*:0"): its IPv4 address, not the mapped IPv6 form.
+    expect(line).toMatchObject({ method: '-', url: `http://127.0.0.1:${new URL(gw.url()).port}/`, status: 408, client_ip: '127.0.0.1', error_type: 'client_request', message: expect.stringMatching(/PORTICO_GATEWAY_HEADER_TIMEOUT.*; \d+ bytes of a request received$/) });
     expect((line!.request as { bytes: number }).bytes).toBeGreaterThanOrEqual('GET / HTTP/1.1\r\nHost: a\r\n'.length);
   });
 

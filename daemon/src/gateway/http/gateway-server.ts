@@ -15,7 +15,8 @@ import { createGatewayLogSink, isConfigurableLogSink, logSinkSettings } from '..
 import { answerClientError, type ClientError } from './client-errors.js';
 import { DevCertificateStore, devCertificateNames, type DevCredentials } from './dev-tls.js';
 import { DEFAULT_FRONT_LIMITS, nodeServerOptions, type FrontLimits } from './front-limits.js';
-import { handleRequest, localHost, type PipelineDeps, type RequestSlot } from './request-pipeline.js';
+import { handleRequest, type PipelineDeps, type RequestSlot } from './request-pipeline.js';
+import { localHost } from './client-address.js';
 import { RequestLifetime } from './request-lifetime.js';
 import { buildRuntime, type Runtime } from './runtime.js';
 import { createWebsocketUpgrades, type UpgradeHooks, type WebsocketUpgrades } from '../websockets/websocket-upgrades.js';
@@ -408,7 +409,7 @@ export class GatewayServer implements ReloadTarget {
     const socket = req.socket;
     let connection = this.#connectionRequests.get(socket);
     if (!connection) {
-      const requests: ConnectionRequests = { inflight: [], fallbackHost: localHost(req, port), closed: false, bytesAtRest: 0 };
+      const requests: ConnectionRequests = { inflight: [], fallbackHost: localHost(req.socket, port), closed: false, bytesAtRest: 0 };
       socket.once('close', () => {
         requests.closed = true;
         if (requests.inflight.length === 0) this.#open.delete(requests);

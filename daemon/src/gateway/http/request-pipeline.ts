@@ -11,7 +11,7 @@ import { asGatewayError, GatewayError } from '../errors/error-types.js';
 import { logAccess, logCustomFieldsError } from '../logs/log-sink.js';
 import { applyResponseHeaderModifiers, evalCustomLogFields, RequestScope } from '../eval/index.js';
 import { maybeGzip, stripSecureCookies } from './client-response.js';
-import { clientAddress } from './client-address.js';
+import { clientAddress, localHost } from './client-address.js';
 import { corsHeaders } from './cors.js';
 import { dispatch, emptyPlacement, type Placement } from './dispatch.js';
 import { requestHost, requestUrl } from './forwarded-url.js';
@@ -60,7 +60,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
   const search = queryAt === -1 ? '' : rawUrl.slice(queryAt);
   const { id, refused: badRequestId } = requestIdFor(settings, req.headers);
-  const fallbackHost = slot.fallbackHost ?? localHost(req, port);
+  const fallbackHost = slot.fallbackHost ?? localHost(req.socket, port);
   const url = requestUrl(settings, req.headers, rawUrl, fallbackHost, slot.tls ? 'https' : 'http');
   const host = requestHost(settings, req.headers, fallbackHost);
   const log: AccessLogFields = {};
@@ -165,12 +165,6 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 const NO_FIELDS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 const NO_LOG_FIELDS: Placement['customLogFields'] = Object.freeze([]);
-
-/** `address:port` the request came in on: its host when it names none. */
-export function localHost(req: IncomingMessage, port: number): string {
-  const address = req.socket.localAddress;
-  return `${address?.includes(':') ? `[${address}]` : (address ?? 'localhost')}:${req.socket.localPort ?? port}`;
-}
 
 function healthResponse(draining: boolean, method: string): GatewayResponse {
   const text = draining ? 'unhealthy' : 'healthy';
