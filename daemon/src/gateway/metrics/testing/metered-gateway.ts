@@ -17,6 +17,7 @@ import { createGatewayMetrics, type GatewayMetrics } from '../gateway-metrics.js
 import type { MetricsExporter } from '../metrics-exporter.js';
 import { createMetricsSink } from '../metrics-sink.js';
 import { loopbackExporter } from './scrape.js';
+import type { FrontLimits } from '../../http/front-limits.js';
 
 const servers: GatewayServer[] = [];
 const monitors: HealthMonitor[] = [];
@@ -38,7 +39,7 @@ export interface MeteredGateway {
 }
 
 /** With `health`, a real HealthMonitor (logging through the metrics sink) runs the backends' checks. */
-export async function startMeteredGateway(hcl: string, options: { health?: boolean } = {}): Promise<MeteredGateway> {
+export async function startMeteredGateway(hcl: string, options: { health?: boolean; limits?: Partial<FrontLimits> } = {}): Promise<MeteredGateway> {
   const config = await loadOk({ 'portico.hcl': hcl }, {});
   const lines: string[] = [];
   const metrics = createGatewayMetrics({ version: '0.0.0-test' });
@@ -63,6 +64,7 @@ export async function startMeteredGateway(hcl: string, options: { health?: boole
     shutdownDelayMs: 0,
     shutdownTimeoutMs: 1000,
     listenHost: '127.0.0.1',
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   servers.push(server);
   const exporter = loopbackExporter(metrics);
