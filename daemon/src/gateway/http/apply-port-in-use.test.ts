@@ -1,20 +1,12 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, send, startGateway } from './testing/test-gateway.js';
+import { freePort, send, startGateway, versionConfig } from './testing/test-gateway.js';
 
 const blockers: ReturnType<typeof createServer>[] = [];
 afterEach(async () => {
   await Promise.all(blockers.splice(0).map((b) => new Promise((resolve) => b.close(resolve))));
 });
 
-const config = (version: string, ports: number[]) => `
-server {
-  hosts = [${ports.map((p) => `"*:${p}"`).join(', ')}]
-  endpoint "/version" {
-    response { body = "${version}" }
-  }
-}
-`;
 
 describe('apply() with a port already in use', () => {
   it('throws a clear error and keeps the old runtime serving on its listeners', async () => {
@@ -22,8 +14,8 @@ describe('apply() with a port already in use', () => {
     const blocker = createServer();
     blockers.push(blocker);
     await new Promise<void>((resolve) => blocker.listen(taken, '127.0.0.1', resolve));
-    const gw = await startGateway({ 'portico.hcl': config('old', [mine]) });
-    const next = await gw.loadConfig({ 'portico.hcl': config('new', [mine, extra, taken]) });
+    const gw = await startGateway({ 'portico.hcl': versionConfig('old', [mine]) });
+    const next = await gw.loadConfig({ 'portico.hcl': versionConfig('new', [mine, extra, taken]) });
     await expect(gw.server.apply(next)).rejects.toThrow(`gateway: cannot listen on 127.0.0.1:${taken}: EADDRINUSE; another process (or server block) already listens there`);
     expect((await send(gw.url('/', mine), '/version')).text).toBe('old');
     // The listener opened for the failed apply was closed again, and the new backends too.

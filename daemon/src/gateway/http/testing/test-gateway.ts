@@ -151,3 +151,13 @@ export function jsonRecords(lines: readonly string[]): GatewayLogRecord[] {
 
 // The raw request helper is shared with the dashboard's static-file tests.
 export { send, type RawResponse } from '../../../core/testing/raw-http.js';
+
+/** A one-endpoint configuration on `ports` whose `/version` answers `version`: which configuration serves, through a switch. */
+export const versionConfig = (version: string, ports: readonly number[]): string => `
+server {
+  hosts = [${ports.map((p) => `"*:${p}"`).join(', ')}]
+  endpoint "/version" {
+    response { body = "${version}" }
+  }
+}
+`;
