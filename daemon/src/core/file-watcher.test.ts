@@ -68,6 +68,27 @@ describe('FileWatcher', () => {
     expect(calls).toEqual([['later.csv'], ['marker.csv']]);
   });
 
+  it('reports a save that comes right after the one just reported (chokidar throttles a change for 50 ms)', async () => {
+    const file = join(dir, 'portico.hcl');
+    writeFileSync(file, 'one');
+    const seen: string[] = [];
+    // A short debounce, and the next save as soon as a report arrives: well inside chokidar's 50 ms throttle.
+    const quick = new FileWatcher(
+      (paths) => {
+        seen.push(`${paths.map((p) => basename(p)).join(',')}@${String(seen.length)}`);
+        if (seen.length === 1) writeFileSync(file, 'three');
+      },
+      { debounceMs: 5 },
+    );
+    try {
+      await quick.update({ files: [file] });
+      writeFileSync(file, 'two');
+      await expect.poll(() => seen).toEqual(['portico.hcl@0', 'portico.hcl@1']);
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('reports files added to, changed in and removed from a watched directory by suffix only', async () => {
     const conf = join(dir, 'conf.d');
     mkdirSync(conf);

@@ -8,10 +8,16 @@
  * delete followed by a create into one change. Events for other entries of those directories
  * (swap files, backups) are ignored. Events within `debounceMs` of each other are one burst,
  * reported once with every path it touched, so one save is one reload.
+ *
+ * chokidar drops a `change` of a path within 50 ms of the last one it reported (its own
+ * throttle), so a save that quickly follows another would go unseen whenever the burst had
+ * already been reported by then. The watcher therefore also counts chokidar's `raw` events,
+ * every event of the underlying `fs.watch`, unthrottled; with them the debounce can be shorter
+ * than chokidar's throttle and no write goes unseen.
  */
 import { watch, type FSWatcher } from 'chokidar';
 import { stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /** A directory whose entries with a name ending in `suffix` count, including entries added later. */
 export interface WatchedDirectory {
@@ -32,7 +38,13 @@ export interface FileWatcherOptions {
   onError?(error: unknown): void;
 }
 
-export const DEFAULT_DEBOUNCE_MS = 50;
+/**
+ * The quiet time that ends a burst. An editor's steps of one save (write a temporary file and
+ * rename it; truncate and write; rename to a backup and create) come within a millisecond or
+ * two of each other, so 25 ms folds them with room to spare; it is most of the time from a
+ * save to the new configuration serving (docs/gateway.md, "Performance").
+ */
+export const DEFAULT_DEBOUNCE_MS = 25;
 
 export class FileWatcher {
   readonly #onChange: (paths: string[]) => void;
@@ -84,6 +96,7 @@ export class FileWatcher {
     // one closes only after the new one is ready, so no save in between goes unseen.
     const next = watch([...wanted], { ignoreInitial: true, depth: 0, atomic: true });
     next.on('all', (_event, path) => this.#seen(path));
+    next.on('raw', (_event, name, details) => this.#seenRaw(name, details));
     next.on('error', (error) => this.#onError(error));
     await new Promise<void>((ready) => next.once('ready', () => ready()));
     if (this.#closed) {
@@ -117,6 +130,21 @@ export class FileWatcher {
       this.#burst.clear();
       this.#onChange(paths);
     }, this.#debounceMs);
+  }
+
+  /**
+   * A raw `fs.watch` event: of a watched directory (`name` is the entry's name) or of a file
+   * chokidar watches on its own (`watchedPath` is the file).
+   */
+  #seenRaw(name: unknown, details: unknown): void {
+    const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+    if (typeof watched !== 'string') return;
+    const path = resolve(watched);
+    if (this.#watchedDirectories.has(path)) {
+      if (typeof name === 'string' && name !== '') this.#seen(join(path, name));
+    } else {
+      this.#seen(path);
+    }
   }
 
   #counts(path: string): boolean {
