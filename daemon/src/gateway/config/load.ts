@@ -45,7 +45,7 @@ export interface LoadOptions {
  */
 export async function loadGatewayConfig(files: readonly string[], env: Readonly<Record<string, string | undefined>>, options: LoadOptions = {}): Promise<LoadResult> {
   const diags = new Diagnostics();
-  const { files: parsed, sources, texts } = await readSources(files, diags, options.texts);
+  const { files: parsed, sources, texts } = readSources(files, diags, options.texts);
   if (files.length === 0) diags.error('no configuration file given', '');
   for (const file of parsed) if (file.clean) diags.add(checkStructure(file.body));
   if (diags.hasErrors) return result(null, diags, sources, [], texts);

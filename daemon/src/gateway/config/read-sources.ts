@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, type Body } from '../../hcl/index.js';
 import type { Diagnostics } from './diagnostics.js';
@@ -21,16 +21,21 @@ export interface ParsedFile {
  * order (as `-d` does). Unreadable files and invalid UTF-8 are diagnostics, like syntax
  * errors, so one run reports every broken file. With `given` texts, `paths` are the files
  * they came from (directories already expanded) and a file found there is not read.
+ *
+ * The reads are synchronous, like those of the files a configuration names (keys, htpasswd,
+ * metadata): the parse that follows blocks for longer than reading a configuration file does,
+ * and each asynchronous read was several thread-pool round trips that, under load, each waited
+ * for a turn of the event loop (half of a reload's time on a busy 2-core machine).
  */
-export async function readSources(paths: readonly string[], diags: Diagnostics, given?: ReadonlyMap<string, string>): Promise<{ files: ParsedFile[]; sources: SourceFile[]; texts: Map<string, string> }> {
+export function readSources(paths: readonly string[], diags: Diagnostics, given?: ReadonlyMap<string, string>): { files: ParsedFile[]; sources: SourceFile[]; texts: Map<string, string> } {
   const files: ParsedFile[] = [];
   const sources: SourceFile[] = [];
   const texts = new Map<string, string>();
-  for (const path of given ? paths : await expandDirectories(paths, diags)) {
+  for (const path of given ? paths : expandDirectories(paths, diags)) {
     let bytes: Buffer;
     try {
       const text = given?.get(path);
-      bytes = text === undefined ? await readFile(path) : Buffer.from(text, 'utf8');
+      bytes = text === undefined ? readFileSync(path) : Buffer.from(text, 'utf8');
     } catch (error) {
       diags.error(`${path}: ${reason(error)}`, '');
       continue;
@@ -47,12 +52,12 @@ export async function readSources(paths: readonly string[], diags: Diagnostics, 
   return { files, sources, texts };
 }
 
-async function expandDirectories(paths: readonly string[], diags: Diagnostics): Promise<string[]> {
+function expandDirectories(paths: readonly string[], diags: Diagnostics): string[] {
   const out: string[] = [];
   for (const path of paths) {
     let isDirectory = false;
     try {
-      isDirectory = (await stat(path)).isDirectory();
+      isDirectory = statSync(path).isDirectory();
     } catch {
       // Reported when the file is read, with the reason.
     }
@@ -60,7 +65,7 @@ async function expandDirectories(paths: readonly string[], diags: Diagnostics): 
       out.push(path);
       continue;
     }
-    const names = (await readdir(path)).filter((n) => n.endsWith('.hcl')).sort();
+    const names = readdirSync(path).filter((n) => n.endsWith('.hcl')).sort();
     if (names.length === 0) diags.error(`${path}: directory holds no *.hcl file`, '');
     out.push(...names.map((n) => join(path, n)));
   }

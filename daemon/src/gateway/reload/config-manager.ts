@@ -200,7 +200,7 @@ export class ConfigManager {
     const sources = new Map(loaded.sources.map((s) => [s.path, s.sha256]));
     const previous = this.#active;
     // A rejected attempt counts the files it named too: creating the missing one it complained about is a change.
-    const referenced = await hashFiles(loaded.config?.referencedFiles ?? [...new Set([...(previous?.referenced.keys() ?? []), ...loaded.referencedFiles])]);
+    const referenced = hashFiles(loaded.config?.referencedFiles ?? [...new Set([...(previous?.referenced.keys() ?? []), ...loaded.referencedFiles])]);
     const attempt = new Map([...sources, ...[...referenced].map(([p, h]) => [`ref:${p}`, h] as const)]);
     if (trigger === 'file' && this.#lastAttempt && sameHashes(this.#lastAttempt, attempt)) {
       this.#options.logger.debug('config files touched but unchanged; not reloading');

@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 
 /**
  * The SHA-256 of each file's bytes; a directory (a document root) hashes as `directory` and a
  * missing or unreadable file as `missing`, so "the content changed" is one string compare.
+ * Read synchronously, as the loader reads them (see `readSources`).
  */
-export async function hashFiles(paths: readonly string[]): Promise<Map<string, string>> {
-  // At once: each read is several thread-pool round trips, and a reload waits for the last.
-  return new Map(await Promise.all(paths.map(async (path) => [path, await hashFile(path)] as const)));
+export function hashFiles(paths: readonly string[]): Map<string, string> {
+  return new Map(paths.map((path) => [path, hashFile(path)] as const));
 }
 
-async function hashFile(path: string): Promise<string> {
+function hashFile(path: string): string {
   try {
-    return createHash('sha256').update(await readFile(path)).digest('hex');
+    return createHash('sha256').update(readFileSync(path)).digest('hex');
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EISDIR' ? 'directory' : 'missing';
   }
