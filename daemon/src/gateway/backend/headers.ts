@@ -13,8 +13,13 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'p
 export type HeaderMap = Readonly<Record<string, string | readonly string[] | undefined>>;
 export type OutgoingHeaders = Record<string, string | string[]>;
 
-/** Lower-case copy without hop-by-hop headers, `Proxy-*` headers, and the headers the `Connection` header names. */
+/**
+ * Lower-case headers without hop-by-hop headers, `Proxy-*` headers, and the headers the
+ * `Connection` header names: `headers` itself when it is already so (a proxy route's headers,
+ * made end-to-end before they got here; the exchange only reads them), else a copy.
+ */
 export function withoutHopByHop(headers: HeaderMap): OutgoingHeaders {
+  if (isEndToEnd(headers)) return headers as OutgoingHeaders;
   const named = connectionTokens(headers);
   const out: OutgoingHeaders = {};
   for (const rawName in headers) {
@@ -27,6 +32,14 @@ export function withoutHopByHop(headers: HeaderMap): OutgoingHeaders {
     else out[name] = [...(typeof previous === 'string' ? [previous] : previous), ...(typeof value === 'string' ? [value] : value)];
   }
   return out;
+}
+
+/** Every value a string, every name lower case and none that withoutHopByHop would drop (there is no `Connection` header). */
+function isEndToEnd(headers: HeaderMap): boolean {
+  for (const name in headers) {
+    if (typeof headers[name] !== 'string' || HOP_BY_HOP.has(name) || name.startsWith('proxy-') || name.toLowerCase() !== name) return false;
+  }
+  return true;
 }
 
 /** The header names the `Connection` header lists, or null when there is none. */
@@ -64,7 +77,10 @@ export function rawResponseHeaders(raw: readonly Buffer[]): OutgoingHeaders {
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = headerNameToString(raw[i]!);
     names[i >> 1] = name;
-    if (name === 'connection') addTokens((named ??= new Set<string>()), raw[i + 1]!.toString('latin1'));
+    if (name !== 'connection') continue;
+    const line = raw[i + 1]!.toString('latin1');
+    // `keep-alive`, as most backends send it, names only a header that is dropped anyway.
+    if (line !== 'keep-alive') addTokens((named ??= new Set<string>()), line);
   }
   const out: OutgoingHeaders = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
