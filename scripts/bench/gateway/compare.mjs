@@ -9,7 +9,8 @@
 // figure to compare (the machine's drift moves a round's targets together).
 // Needs a build (npm run build), nginx and wrk. BENCH_BEFORE names the other build's
 // bin/portico.js (a copy of daemon/ with its dist/, kept inside the checkout so it finds
-// node_modules); BENCH_PORTICO the build under test (this checkout's by default).
+// node_modules); BENCH_PORTICO the build under test (this checkout's by default). Without
+// BENCH_BEFORE the two daemons are the one build with access lines on and off: what the lines cost.
 //   BENCH_BEFORE=.before/bin/portico.js BENCH_ROUNDS=6 BENCH_SECONDS=6 BENCH_RATE=8000 node scripts/bench/gateway/compare.mjs
 import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -35,11 +36,17 @@ const PATH = '/bench/item.json';
  */
 const PROXY_CPU = '1';
 const LOAD_CPU = '0';
-if (!process.env.BENCH_BEFORE) throw new Error('compare: set BENCH_BEFORE to the other build\'s bin/portico.js');
-const BUILDS = [
-  ['before', resolve(process.env.BENCH_BEFORE)],
-  ['after', resolve(process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js'))],
-];
+const CHECKOUT = resolve(process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js'));
+/** The daemons side by side: name, build, access lines on. Without BENCH_BEFORE, one build with its access lines on and off. */
+const BUILDS = process.env.BENCH_BEFORE
+  ? [
+      ['before', resolve(process.env.BENCH_BEFORE), true],
+      ['after', CHECKOUT, true],
+    ]
+  : [
+      ['lines on', CHECKOUT, true],
+      ['lines off', CHECKOUT, false],
+    ];
 
 need('nginx');
 need('wrk');
@@ -71,13 +78,14 @@ const targets = [{ name: 'bare undici proxy', url: `http://127.0.0.1:${barePort}
 mkdirSync(join(dir, 'log'));
 // The configuration's jwt route (not measured here) needs its key.
 writeFileSync(join(dir, 'jwt-public.pem'), generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }));
-BUILDS.forEach(([name, bin], i) => {
+BUILDS.forEach(([name, bin, lines], i) => {
   const [port, control, services, cds] = ports.slice(i * 4, i * 4 + 4);
-  const config = join(dir, `${name}.hcl`);
-  writeFileSync(config, porticoConfig(port, backendPort, 0, true));
-  const env = { ...process.env, PORTICO_DATA_DIR: join(dir, `data-${name}`), PORTICO_CONTROL_ADDR: `127.0.0.1:${control}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${services}`, PORTICO_CDS_ADDR: `127.0.0.1:${cds}`, PORTICO_LOG_LEVEL: 'warn', PORTICO_GATEWAY_PROCESSES: '1' };
+  const file = name.replace(' ', '-');
+  const config = join(dir, `${file}.hcl`);
+  writeFileSync(config, porticoConfig(port, backendPort, 0, lines));
+  const env = { ...process.env, PORTICO_DATA_DIR: join(dir, `data-${file}`), PORTICO_CONTROL_ADDR: `127.0.0.1:${control}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${services}`, PORTICO_CDS_ADDR: `127.0.0.1:${cds}`, PORTICO_LOG_LEVEL: 'warn', PORTICO_GATEWAY_PROCESSES: '1' };
   // Access lines to a file, as in bench:gateway.
-  const log = spawn('taskset', ['-c', PROXY_CPU, 'sh', '-c', `exec "$0" "$@" > ${join(dir, 'log', `${name}.log`)}`, process.execPath, ...DAEMON_NODE_FLAGS, bin, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const log = spawn('taskset', ['-c', PROXY_CPU, 'sh', '-c', `exec "$0" "$@" > ${join(dir, 'log', `${file}.log`)}`, process.execPath, ...DAEMON_NODE_FLAGS, bin, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(log);
   targets.push({ name: `Portico ${name} (${bin.replace(ROOT, '')})`, url: `http://127.0.0.1:${port}${PATH}`, pid: log.pid });
 });

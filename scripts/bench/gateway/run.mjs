@@ -30,7 +30,7 @@
 // the run then says that its 2-process daemon forked no gateway processes.
 // Needs a build (npm run build), nginx and wrk (apt-get install -y nginx wrk). BENCH_PORTICO
 // names another build's bin/portico.js (a copy of daemon/ from before a change) to measure it.
-//   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_THREADS=1 BENCH_ROUNDS=3 BENCH_RELOADS=100 node scripts/bench/gateway/run.mjs
+//   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_THREADS=1 BENCH_ROUNDS=3 BENCH_RELOADS=100 BENCH_WARMUP=3 node scripts/bench/gateway/run.mjs
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, closeSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
@@ -54,7 +54,7 @@ const PORTICO = process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js')
 /** The daemon's Node flags as `npm start` and the service file give them; BENCH_NODE_FLAGS="" measures without. */
 const NODE_FLAGS = process.env.BENCH_NODE_FLAGS === undefined ? DAEMON_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
 /** Seconds of load on each Node proxy before measuring (the JIT compiles the hot path first). */
-const WARMUP_SECONDS = 3;
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 3);
 /** Pause before each measured run of a round. */
 const SETTLE_MS = 1500;
 /** Gateway processes of the third daemon (PORTICO_GATEWAY_PROCESSES). */
