@@ -90,4 +90,20 @@ describe('log lines formatted from their parts', () => {
       }),
     );
   });
+
+  it('show durations with one decimal, as toFixed(1) shows them, and quote names that need it', () => {
+    const line = (durationMs: number, server: string | null = 'bench') =>
+      accessLineOf({ startedAt: 0, durationMs, requestId: 'r1', method: 'GET', url: new URL('http://h/p'), status: 200, server, api: null, endpoint: '/p', handler: 'endpoint', clientIp: '127.0.0.1', authUser: null, requestHeaders: {}, requestBytes: 0, tls: false, protocol: 'HTTP/1.1', responseHeaders: {}, responseBytes: 2, errorType: null, message: null, custom: {} });
+    const shown = (durationMs: number) => / 2 (\S+) id=/.exec(line(durationMs))?.[1];
+    expect([0, 0.04, 0.06, 12.34, 99.96, 123456.789].map(shown)).toEqual(['0.0ms', '0.0ms', '0.1ms', '12.3ms', '100.0ms', '123456.8ms']);
+    fc.assert(fc.property(fc.double({ min: 0, max: 1e7, noNaN: true }), (ms) => {
+      const rounded = Math.round(ms * 1000) / 1000;
+      // A tie (x.x5 exactly in decimal) may round up where toFixed, reading the binary value, rounds down.
+      fc.pre(Math.abs(rounded * 10 - Math.trunc(rounded * 10) - 0.5) > 1e-6);
+      expect(shown(ms)).toBe(`${rounded.toFixed(1)}ms`);
+    }));
+    expect(line(1, 'my server')).toContain(' server="my server" ');
+    // Again, now from the names already quoted.
+    expect(line(1, 'my server')).toContain(' server="my server" ');
+  });
 });
