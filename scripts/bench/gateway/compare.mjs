@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
 import { cpuUs, freePort, mainThreadCpuUs, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
-import { porticoConfig } from './portico-config.mjs';
+import { BENCH_ITEM, porticoConfig } from './portico-config.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HERE = fileURLToPath(new URL('./', import.meta.url));
@@ -69,7 +69,7 @@ const median = (values) => {
 const [backendPort, barePort, ...ports] = await Promise.all(Array.from({ length: 2 + BUILDS.length * 4 }, freePort));
 const www = join(dir, 'www');
 mkdirSync(join(www, 'bench'), { recursive: true });
-writeFileSync(join(www, PATH), JSON.stringify({ id: 1, items: Array.from({ length: 20 }, (_, i) => ({ n: i, name: `item number ${i}`, ok: true })) }));
+writeFileSync(join(www, PATH), BENCH_ITEM);
 const nginx = startNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${www}; }`));
 children.push(nginx);
 const bare = spawn('taskset', ['-c', PROXY_CPU, process.execPath, join(HERE, 'bare-proxy.mjs'), String(barePort), `http://127.0.0.1:${backendPort}`], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });

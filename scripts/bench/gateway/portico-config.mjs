@@ -1,4 +1,8 @@
-// The gateway benchmark's Portico configuration (run.mjs), one per daemon under test.
+// The gateway benchmark's Portico configuration (run.mjs), one per daemon under test, and the
+// file the nginx backend serves through it.
+
+/** The 858-byte JSON body every gateway benchmark script serves from nginx. */
+export const BENCH_ITEM = JSON.stringify({ id: 1, items: Array.from({ length: 20 }, (_, i) => ({ n: i, name: `item number ${i}`, ok: true })) });
 
 /**
  * The Portico config under test. `/**` is a plain proxy route (what the throughput rows

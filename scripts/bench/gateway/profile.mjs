@@ -22,6 +22,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import { freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
+import { BENCH_ITEM } from './portico-config.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HERE = fileURLToPath(new URL('./', import.meta.url));
@@ -158,7 +159,7 @@ if (process.argv[2]) {
     // CPU profile, or an inspector session for the heap sampler.
     const profiling = HEAP ? [`--inspect=127.0.0.1:${inspectPort}`] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
     mkdirSync(join(dir, 'www/bench'), { recursive: true });
-    writeFileSync(join(dir, 'www', PATH), JSON.stringify({ id: 1, items: Array.from({ length: 20 }, (_, i) => ({ n: i, name: `item number ${i}`, ok: true })) }));
+    writeFileSync(join(dir, 'www', PATH), BENCH_ITEM);
     children.push(startNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${join(dir, 'www')}; }`)));
     // Not beside the config: the config watcher would see every log write.
     const log = openSync(logFile, 'w');

@@ -39,7 +39,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
 import { cpuUs, freePort, mainThreadCpuUs, need, nginxConf, startNginx, startWrk, verdict, waitFor } from '../lib.mjs';
-import { porticoConfig } from './portico-config.mjs';
+import { BENCH_ITEM, porticoConfig } from './portico-config.mjs';
 import { descendants, running, treeCpuUs, treeMainThreadCpuUs } from './process-tree.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -135,7 +135,7 @@ try {
   const [backendPort, proxyPort, barePort, bareTwoPort, porticoPort, controlPort, servicesPort, cdsPort, quietPort, multiPort, ...internalPorts] = await Promise.all(Array.from({ length: 16 }, freePort));
   const www = join(dir, 'www');
   mkdirSync(join(www, 'bench'), { recursive: true });
-  const item = JSON.stringify({ id: 1, items: Array.from({ length: 20 }, (_, i) => ({ n: i, name: `item number ${i}`, ok: true })) });
+  const item = BENCH_ITEM;
   writeFileSync(join(www, PATH), item);
   runNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${www}; }`));
   const proxyNginx = runNginx(
