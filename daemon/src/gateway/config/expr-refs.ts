@@ -26,10 +26,22 @@ export interface ExpressionRefs {
  * object key (`{ a = 1 }`) is a string, not a variable.
  */
 export function expressionRefs(expr: Expression): ExpressionRefs {
+  if (isConstant(expr)) return NO_REFS;
   const variables: VariableRef[] = [];
   const calls: FunctionRef[] = [];
   walk(expr, [], variables, calls);
   return { variables, calls };
+}
+
+/** What a constant reads: shared, since most attributes of a configuration are constants. */
+const NO_REFS: ExpressionRefs = Object.freeze({ variables: Object.freeze([]), calls: Object.freeze([]) });
+
+/** A literal, or a quoted string without interpolations or directives. */
+function isConstant(e: Expression): boolean {
+  if (e.kind === 'literal') return true;
+  if (e.kind !== 'template') return false;
+  for (const part of e.parts) if (part.kind !== 'literal') return false;
+  return true;
 }
 
 function walk(e: Expression, locals: readonly string[], vars: VariableRef[], calls: FunctionRef[]): void {
