@@ -122,8 +122,10 @@ for (const kind of KINDS) {
   timeoutValue += 1;
   const old = catalog.current.version;
   const pending = ask({ type: 'await', notVersion: old });
+  // The text is built before the clock starts: the write, not building it, is the save.
+  const text = config(`${timeoutValue}s`);
   const written = now();
-  writeFileSync(file, config(`${timeoutValue}s`));
+  writeFileSync(file, text);
   const done = await pending;
   const memAfter = process.memoryUsage();
   const heapLive = liveHeap();
