@@ -1,0 +1,176 @@
+// User-space instructions per proxied request, counted by valgrind's callgrind: the bare undici
+// proxy, Portico with access lines on and off, and optionally another Portico build. Where
+// `compare.mjs` reads CPU time, which moved by 10-30 % from run to run on these shared 2-core
+// machines, an instruction count is the same to a few tenths of a per cent for the same build
+// and load, so it resolves changes of 1-2 % (docs/gateway.md, "Performance"). It counts no
+// kernel time (the system calls a request makes are the same for every target: profile.mjs
+// with BENCH_STRACE=1) and no waiting; under valgrind a process runs about 50 times slower.
+//
+// Each target runs alone under callgrind with its instrumentation off while a loopback client
+// (undici, BENCH_CONNECTIONS requests in flight) warms it up with BENCH_WARMUP requests; then
+// instrumentation goes on for BENCH_REQUESTS requests (every thread: JIT compiler and GC
+// helpers count too). Printed per target: thousands of instructions a request, and those of
+// the JIT compiler, of formatting dates and numbers (V8's date printer and libc's printf), of
+// the WHATWG URL parser (ada), and the rest; then each target against the bare proxy.
+// Needs a build (npm run build), nginx and valgrind.
+//   BENCH_BEFORE=.before/bin/portico.js BENCH_TARGETS=bare,portico,before BENCH_WARMUP=15000 BENCH_REQUESTS=3000 node scripts/bench/gateway/instructions.mjs
+import { execFileSync, spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
+import { freePort, need, nginxConf, startNginx, waitFor } from '../lib.mjs';
+import { BENCH_ITEM, porticoConfig } from './portico-config.mjs';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const HERE = fileURLToPath(new URL('./', import.meta.url));
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 15_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const PATH = '/bench/item.json';
+const CHECKOUT = resolve(process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js'));
+const BEFORE = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : null;
+const TARGETS = (process.env.BENCH_TARGETS ?? (BEFORE ? 'bare,portico,before' : 'bare,portico,quiet')).split(',').map((t) => t.trim());
+if (TARGETS.includes('before') && !BEFORE) throw new Error('bench: the target "before" needs BENCH_BEFORE (another build\'s bin/portico.js)');
+
+need('nginx');
+need('valgrind');
+need('callgrind_control');
+const dir = mkdtempSync(join(tmpdir(), 'portico-instructions-'));
+// nginx's workers read the files as another user.
+chmodSync(dir, 0o755);
+mkdirSync(join(dir, 'www/bench'), { recursive: true });
+writeFileSync(join(dir, 'www', PATH), BENCH_ITEM);
+writeFileSync(join(dir, 'jwt-public.pem'), generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }));
+const children = [];
+process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
+const backendPort = await freePort();
+children.push(startNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${join(dir, 'www')}; }`)));
+await waitFor(async () => (await fetch(`http://127.0.0.1:${backendPort}${PATH}`)).ok, 'backend nginx');
+
+/** Instructions of one target: { total, compiler, formatting, url, rest } per request. */
+async function count(target) {
+  const [port, control, services, cds] = await Promise.all(Array.from({ length: 4 }, freePort));
+  const base = join(dir, target);
+  mkdirSync(base, { recursive: true });
+  const out = join(base, 'callgrind.out');
+  const valgrind = ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, '--smc-check=all-non-file'];
+  let args;
+  if (target === 'bare') args = [join(HERE, 'bare-proxy.mjs'), String(port), `http://127.0.0.1:${backendPort}`];
+  else {
+    const config = join(base, 'portico.hcl');
+    writeFileSync(config, porticoConfig(port, backendPort, 0, target !== 'quiet'));
+    writeFileSync(join(base, 'jwt-public.pem'), readFileSync(join(dir, 'jwt-public.pem')));
+    args = [...DAEMON_NODE_FLAGS, target === 'before' ? BEFORE : CHECKOUT, 'daemon', '--mode', 'gateway', '-f', config];
+  }
+  const env = {
+    ...process.env,
+    PORTICO_DATA_DIR: join(base, 'data'),
+    PORTICO_CONTROL_ADDR: `127.0.0.1:${control}`,
+    PORTICO_SERVICES_ADDR: `127.0.0.1:${services}`,
+    PORTICO_CDS_ADDR: `127.0.0.1:${cds}`,
+    PORTICO_LOG_LEVEL: 'warn',
+    PORTICO_GATEWAY_PROCESSES: '1',
+  };
+  // Access lines go to a file, as in the other gateway benchmarks.
+  const log = openSync(join(base, 'output.log'), 'w');
+  const proxy = spawn('valgrind', [...valgrind, process.execPath, ...args], { cwd: ROOT, env, stdio: ['ignore', log, 'pipe'] });
+  closeSync(log);
+  let stderr = '';
+  proxy.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  children.push(proxy);
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(async () => (await fetch(`${origin}${PATH}`)).ok, `${target} under valgrind`, 300_000);
+  } catch (error) {
+    throw new Error(`${error.message}\n${stderr}`);
+  }
+  const pool = new Pool(origin, { connections: CONNECTIONS });
+  const load = async (n) => {
+    let left = n;
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (left-- > 0) {
+          const answer = await pool.request({ path: PATH, method: 'GET' });
+          const body = await answer.body.text();
+          if (answer.statusCode !== 200 || body !== BENCH_ITEM) throw new Error(`bench: ${target} answered ${answer.statusCode}`);
+        }
+      }),
+    );
+  };
+  await load(WARMUP);
+  const control_ = (...a) => execFileSync('callgrind_control', [...a, String(proxy.pid)], { stdio: 'ignore' });
+  control_('-i', 'on');
+  await load(REQUESTS);
+  control_('-i', 'off');
+  control_('-d');
+  await pool.close();
+  proxy.kill('SIGKILL');
+  await new Promise((done) => proxy.once('exit', done));
+  // The dump is the file with a part number; the one valgrind writes at exit is empty (instrumentation off).
+  const parts = readdirSync(base).filter((f) => f.startsWith('callgrind.out.'));
+  if (parts.length === 0) throw new Error(`bench: no callgrind dump for ${target}`);
+  return summarize(readFileSync(join(base, parts.sort().at(-1)), 'utf8'));
+}
+
+/** Self instructions per function from a callgrind dump, grouped. */
+function summarize(text) {
+  const names = new Map();
+  const groups = { total: 0, compiler: 0, formatting: 0, url: 0 };
+  let fn = '';
+  let skipNext = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('cfn=')) {
+      // A called function: names its id the first time it appears.
+      const m = /^cfn=\((\d+)\) (.*)$/.exec(line);
+      if (m) names.set(m[1], m[2]);
+      continue;
+    }
+    if (line.startsWith('fn=')) {
+      // fn=(id) name, or fn=(id) for a name given before.
+      const m = /^fn=\((\d+)\)(?: (.*))?$/.exec(line);
+      if (m) {
+        if (m[2] !== undefined) names.set(m[1], m[2]);
+        fn = names.get(m[1]) ?? '';
+      }
+      continue;
+    }
+    // Cost lines of the current function: "<line> <Ir>" (or "+n"/"-n"/"*" relative positions); calls= lines are followed by an inclusive cost line, skipped.
+    if (line.startsWith('calls=')) {
+      skipNext = true;
+      continue;
+    }
+    const m = /^(?:[+-]?\d+|\*)\s+(\d+)$/.exec(line);
+    if (!m) continue;
+    if (skipNext) {
+      skipNext = false;
+      continue;
+    }
+    const n = Number(m[1]);
+    groups.total += n;
+    if (/compiler::|Zone/.test(fn)) groups.compiler += n;
+    else if (/printf|StringStream|FormatDate|DateCache|_itoa|xsputn/.test(fn)) groups.formatting += n;
+    else if (/ada::|url::/.test(fn)) groups.url += n;
+  }
+  const totals = Number(/^totals:\s*(\d+)/m.exec(text)?.[1]);
+  if (!(Math.abs(groups.total - totals) <= totals * 0.001)) throw new Error(`bench: the dump's self costs add up to ${groups.total}, its totals line says ${totals}`);
+  const per = (n) => n / REQUESTS / 1000;
+  return { total: per(groups.total), compiler: per(groups.compiler), formatting: per(groups.formatting), url: per(groups.url), rest: per(groups.total - groups.compiler - groups.formatting - groups.url) };
+}
+
+const NAMES = { bare: 'bare undici proxy', portico: `Portico lines on (${CHECKOUT === resolve(join(ROOT, 'daemon/bin/portico.js')) ? 'this checkout' : CHECKOUT})`, quiet: 'Portico lines off', before: `Portico lines on (${BEFORE})` };
+console.log(`instructions a request (thousands; callgrind, every thread), ${REQUESTS} requests after ${WARMUP} of warm-up, ${CONNECTIONS} in flight:`);
+const results = new Map();
+for (const target of TARGETS) {
+  const r = await count(target);
+  results.set(target, r);
+  const against = results.has('bare') && target !== 'bare' ? `  ${(r.total / results.get('bare').total).toFixed(3)}x the bare proxy` : '';
+  console.log(
+    `  ${(NAMES[target] ?? target).padEnd(40)} ${r.total.toFixed(1).padStart(6)}k  (JIT compiler ${r.compiler.toFixed(1)}k, date and number printing ${r.formatting.toFixed(1)}k, URL parser ${r.url.toFixed(1)}k, the rest ${r.rest.toFixed(1)}k)${against}`,
+  );
+}
+if (results.has('before') && results.has('portico')) console.log(`  this checkout / before: ${(results.get('portico').total / results.get('before').total).toFixed(3)}`);
+process.exit(0);
