@@ -46,7 +46,8 @@ mkdirSync(join(dir, 'www/bench'), { recursive: true });
 writeFileSync(join(dir, 'www', PATH), BENCH_ITEM);
 writeFileSync(join(dir, 'jwt-public.pem'), generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }));
 const children = [];
-process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
+// SIGTERM: nginx's master then stops its worker too (SIGKILL would leave the worker running).
+process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM')));
 const backendPort = await freePort();
 children.push(startNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${join(dir, 'www')}; }`)));
 await waitFor(async () => (await fetch(`http://127.0.0.1:${backendPort}${PATH}`)).ok, 'backend nginx');
@@ -173,4 +174,5 @@ for (const target of TARGETS) {
   );
 }
 if (results.has('before') && results.has('portico')) console.log(`  this checkout / before: ${(results.get('portico').total / results.get('before').total).toFixed(3)}`);
+await Promise.all(children.filter((c) => c.exitCode === null).map((c) => new Promise((done) => (c.once('exit', done), c.kill('SIGTERM')))));
 process.exit(0);
