@@ -44,7 +44,8 @@ const dir = mkdtempSync(join(tmpdir(), 'portico-instructions-'));
 chmodSync(dir, 0o755);
 mkdirSync(join(dir, 'www/bench'), { recursive: true });
 writeFileSync(join(dir, 'www', PATH), BENCH_ITEM);
-writeFileSync(join(dir, 'jwt-public.pem'), generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }));
+// The config's jwt route reads a key file beside it.
+const JWT_KEY = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' });
 const children = [];
 // SIGTERM: nginx's master then stops its worker too (SIGKILL would leave the worker running).
 process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM')));
@@ -64,7 +65,7 @@ async function count(target) {
   else {
     const config = join(base, 'portico.hcl');
     writeFileSync(config, porticoConfig(port, backendPort, 0, target !== 'quiet'));
-    writeFileSync(join(base, 'jwt-public.pem'), readFileSync(join(dir, 'jwt-public.pem')));
+    writeFileSync(join(base, 'jwt-public.pem'), JWT_KEY);
     args = [...DAEMON_NODE_FLAGS, target === 'before' ? BEFORE : CHECKOUT, 'daemon', '--mode', 'gateway', '-f', config];
   }
   const env = {
@@ -103,11 +104,11 @@ async function count(target) {
     );
   };
   await load(WARMUP);
-  const control_ = (...a) => execFileSync('callgrind_control', [...a, String(proxy.pid)], { stdio: 'ignore' });
-  control_('-i', 'on');
+  const callgrind = (...a) => execFileSync('callgrind_control', [...a, String(proxy.pid)], { stdio: 'ignore' });
+  callgrind('-i', 'on');
   await load(REQUESTS);
-  control_('-i', 'off');
-  control_('-d');
+  callgrind('-i', 'off');
+  callgrind('-d');
   await pool.close();
   proxy.kill('SIGKILL');
   await new Promise((done) => proxy.once('exit', done));
