@@ -163,6 +163,21 @@ server {
     expect(second.version).toBe(fresh.version);
   });
 
+  it('keeps the key of a frozen backend object, and still follows its health and the default CA file', () => {
+    const backend = Object.freeze({ name: 'api', origin: 'https://api.example.com', anonymous: false, useWhenUnhealthy: false, connectTimeout: 10_000, hostname: null, maxConnections: 0, http2: false, caFile: null, disableCertificateValidation: false, health: null });
+    const encodings = new ClusterEncodings();
+    const input = (health: ClusterInput['health'], defaultCaFile: string | null): ClusterInput[] => [{ backend, health, defaultCaFile }];
+    const first = buildSnapshot(types, input('unknown', null), new Date(), encodings);
+    const same = buildSnapshot(types, input('unknown', null), new Date(), encodings);
+    expect(same.byName.get('api')!.any).toBe(first.byName.get('api')!.any);
+    for (const [health, caFile] of [['unhealthy', null], ['unknown', '/etc/ssl/ca.pem']] as const) {
+      const changed = buildSnapshot(types, input(health, caFile), new Date(), encodings);
+      const fresh = buildSnapshot(types, input(health, caFile));
+      expect(changed.byName.get('api')!.version).not.toBe(first.byName.get('api')!.version);
+      expect(changed.version).toBe(fresh.version);
+    }
+  });
+
   describe('the key that finds an unchanged cluster', () => {
     const health: HealthConfig = { expectedStatus: [200], expectedText: null, failureThreshold: 2, headers: {}, interval: 10_000, path: '/healthz', timeout: 2_000 };
     const backend: ClusterBackend = {

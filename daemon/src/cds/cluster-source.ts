@@ -4,6 +4,7 @@ import { formatDiagnostic } from '../hcl/index.js';
 import type { GatewayState } from '../gateway/contracts.js';
 import type { GatewayConfig } from '../gateway/config/model.js';
 import { loadGatewayConfig } from '../gateway/config/load.js';
+import { ReusableBackends } from '../gateway/config/backend-reuse.js';
 import type { ClusterCatalog } from './catalog.js';
 
 /** Feeds the catalog from somewhere; started by the CDS component. */
@@ -57,6 +58,8 @@ export interface FileSourceEvents {
 export class FileClusterSource implements ClusterSource {
   readonly #watcher = new FileWatcher(() => void this.load());
   #loading: Promise<void> = Promise.resolve();
+  /** The last load's unchanged backends, taken as they are by the next. */
+  #reusable = ReusableBackends.EMPTY;
 
   /** `paths`: configuration files, and directories standing for their `*.hcl` files, in load order. */
   constructor(
@@ -75,7 +78,8 @@ export class FileClusterSource implements ClusterSource {
   load(): Promise<void> {
     this.#loading = this.#loading.then(async () => {
       try {
-        const result = await loadGatewayConfig(this.paths, this.env);
+        const result = await loadGatewayConfig(this.paths, this.env, { reuse: this.#reusable });
+        this.#reusable = result.reusable;
         if (!result.config) {
           this.events.failed(result.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic).join('; '));
           return;

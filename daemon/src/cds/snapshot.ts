@@ -40,9 +40,15 @@ interface EncodedCluster {
 export class ClusterEncodings {
   #last = new Map<string, EncodedCluster | null>();
   #next = new Map<string, EncodedCluster | null>();
+  /**
+   * The key of a frozen backend object, with the input it was made with: a reload that took
+   * the backend unchanged from the previous load (ReusableBackends) hands over the same object,
+   * and its key is not written again.
+   */
+  #keys = new WeakMap<ClusterInput['backend'], { readonly health: ClusterInput['health']; readonly defaultCaFile: string | null; readonly key: string }>();
 
   encode(types: CdsTypes, input: ClusterInput): EncodedCluster | null {
-    const key = clusterKey(input);
+    const key = this.#keyOf(input);
     let encoded = this.#last.get(key);
     if (encoded === undefined) {
       const mapped = mapCluster(types, input);
@@ -55,6 +61,15 @@ export class ClusterEncodings {
     }
     this.#next.set(key, encoded);
     return encoded;
+  }
+
+  #keyOf(input: ClusterInput): string {
+    const { backend, health, defaultCaFile } = input;
+    const known = this.#keys.get(backend);
+    if (known !== undefined && known.health === health && known.defaultCaFile === defaultCaFile) return known.key;
+    const key = clusterKey(input);
+    if (Object.isFrozen(backend)) this.#keys.set(backend, { health, defaultCaFile, key });
+    return key;
   }
 
   /** Ends a build: what it did not use is forgotten. */

@@ -1,5 +1,6 @@
 import type { Block, Range } from '../../hcl/index.js';
 import type { AttrReader, LoadScope } from './attr-reader.js';
+import { ReusableBackends, selfContained } from './backend-reuse.js';
 import { buildModifiers, invalid, logFields, NO_MODIFIERS, single } from './build-common.js';
 import { headerRange, plainRange, where } from './diagnostics.js';
 import type { FileChecks } from './file-checks.js';
@@ -19,11 +20,22 @@ export class Backends {
   readonly byName: Record<string, BackendConfig> = {};
   /** Labels of definitions backends, known before they are built (an oauth2 block may name a later one). */
   private readonly declared = new Set<string>();
+  /** What the next load may take from this one. */
+  private readonly kept = ReusableBackends.builder();
+  /** Backends taken from the previous load instead of built. */
+  reusedCount = 0;
 
   constructor(
     private readonly scope: LoadScope,
     private readonly files: FileChecks,
+    /** The previous load's reusable backends and this load's file texts (their positions point into them). */
+    private readonly reuse: { readonly previous: ReusableBackends; readonly texts: ReadonlyMap<string, string> } = { previous: ReusableBackends.EMPTY, texts: new Map() },
   ) {}
+
+  /** The table of this load's backends that the next load may take. */
+  reusable(): ReusableBackends {
+    return this.kept.build();
+  }
 
   /** Reads the labelled backends of the merged `definitions` block. */
   define(definitions: Block | undefined): void {
@@ -50,8 +62,24 @@ export class Backends {
         continue;
       }
       seen.set(label, labelRange);
-      this.byName[label] = this.build(label, false, block);
+      this.byName[label] = this.defined(label, block);
     }
+  }
+
+  /** A definitions backend: the previous load's when its block is the same, else built (and kept when self-contained). */
+  private defined(label: string, block: Block): BackendConfig {
+    const { previous, texts } = this.reuse;
+    const reused = previous.find(label, block, texts);
+    if (reused !== undefined) {
+      this.reusedCount += 1;
+      this.kept.carry(label, reused);
+      return reused.backend;
+    }
+    const diagnostics = this.scope.diags.list.length;
+    const checkedFiles = this.files.count;
+    const backend = this.build(label, false, block);
+    if (this.scope.diags.list.length === diagnostics && this.files.count === checkedFiles && selfContained(block)) this.kept.keep(label, block, texts, backend);
+    return backend;
   }
 
   isDefined(name: string): boolean {
@@ -61,8 +89,9 @@ export class Backends {
   /** A backend whose token requests lead back to itself would ask for a token forever. */
   checkTokenLoops(): void {
     for (const start of Object.values(this.byName)) {
+      if (!start.oauth2) continue;
       const seen = [start.name];
-      for (let next = start.oauth2?.backend; next !== undefined; next = this.byName[next]?.oauth2?.backend) {
+      for (let next: string | undefined = start.oauth2.backend; next !== undefined; next = this.byName[next]?.oauth2?.backend) {
         if (next !== start.name) {
           if (seen.includes(next)) break;
           seen.push(next);

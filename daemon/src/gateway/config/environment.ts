@@ -38,8 +38,8 @@ export function buildEnvironment(
 function referencedNames(bodies: readonly Body[]): Record<string, string> {
   const names: Record<string, string> = Object.create(null) as Record<string, string>;
   const visit = (body: Body): void => {
-    for (const attr of Object.values(body.attributes)) {
-      for (const ref of expressionRefs(attr.expr).variables) {
+    for (const name in body.attributes) {
+      for (const ref of expressionRefs(body.attributes[name]!.expr).variables) {
         const first = ref.steps[0];
         if (ref.root !== 'env' || !first) continue;
         if (first.kind === 'attr') names[first.name] = '';

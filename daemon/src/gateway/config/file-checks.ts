@@ -13,8 +13,14 @@ export type FileKind = 'file' | 'directory' | 'pem';
  */
 export class FileChecks {
   private readonly seen = new Set<string>();
+  private checks = 0;
 
   constructor(private readonly diags: Diagnostics) {}
+
+  /** How many attributes named a path so far, the same path twice counted twice. */
+  get count(): number {
+    return this.checks;
+  }
 
   /** Every path checked so far, sorted, for reload watchers. */
   get referenced(): string[] {
@@ -26,6 +32,7 @@ export class FileChecks {
     const value = r.value<string>(name);
     const attr = r.attr(name);
     if (value === undefined || !attr) return null;
+    this.checks += 1;
     const path = resolve(dirname(attr.range.filename), value);
     this.seen.add(path);
     const problem = unusable(path, kind);

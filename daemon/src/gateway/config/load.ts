@@ -2,6 +2,7 @@ import type { Block, Diagnostic } from '../../hcl/index.js';
 import { VERSION } from '../../core/version.js';
 import { LoadScope } from './attr-reader.js';
 import { accessControlLabels, buildAccessDefinitions, loginControlKinds } from './build-access.js';
+import { ReusableBackends } from './backend-reuse.js';
 import { Backends } from './build-backends.js';
 import { buildServer } from './build-servers.js';
 import { buildSettings } from './build-settings.js';
@@ -27,6 +28,13 @@ export interface LoadResult {
   readonly referencedFiles: readonly string[];
   /** The text of each configuration file as it was read: what the diagnostics' positions point into. */
   readonly texts: ReadonlyMap<string, string>;
+  /**
+   * What the next load may take from this one (give it as `reuse`): this load's self-contained
+   * definitions backends; after a failed load, the table it was given.
+   */
+  readonly reusable: ReusableBackends;
+  /** How many definitions backends this load took from `reuse` instead of building them. */
+  readonly reusedBackends: number;
 }
 
 export interface LoadOptions {
@@ -35,6 +43,8 @@ export interface LoadOptions {
    * process loads exactly what the daemon validated). Files they name are read as usual.
    */
   readonly texts?: ReadonlyMap<string, string>;
+  /** The previous load's `reusable`: its unchanged backends are taken as they are (see ReusableBackends). */
+  readonly reuse?: ReusableBackends;
 }
 
 /**
@@ -45,10 +55,20 @@ export interface LoadOptions {
  */
 export async function loadGatewayConfig(files: readonly string[], env: Readonly<Record<string, string | undefined>>, options: LoadOptions = {}): Promise<LoadResult> {
   const diags = new Diagnostics();
+  const previous = options.reuse ?? ReusableBackends.EMPTY;
   const { files: parsed, sources, texts } = readSources(files, diags, options.texts);
   if (files.length === 0) diags.error('no configuration file given', '');
   for (const file of parsed) if (file.clean) diags.add(checkStructure(file.body));
-  if (diags.hasErrors) return result(null, diags, sources, [], texts);
+  const result = (config: GatewayConfig | null, referencedFiles: readonly string[], backends?: Backends): LoadResult => ({
+    config,
+    diagnostics: sortDiagnostics(diags.list, sources.map((s) => s.path)),
+    sources,
+    referencedFiles,
+    texts,
+    reusable: config !== null && backends ? backends.reusable() : previous,
+    reusedBackends: backends?.reusedCount ?? 0,
+  });
+  if (diags.hasErrors) return result(null, []);
 
   const bodies = parsed.map((f) => f.body);
   const merged = mergeFiles(bodies, diags);
@@ -56,7 +76,7 @@ export async function loadGatewayConfig(files: readonly string[], env: Readonly<
   const fileChecks = new FileChecks(diags);
   const top = (type: string): Block | undefined => merged.body.blocks.find((b) => b.type === type);
   const settings = buildSettings(top('settings'), scope, fileChecks);
-  const backends = new Backends(scope, fileChecks);
+  const backends = new Backends(scope, fileChecks, { previous, texts });
   backends.define(top('definitions'));
   scope.accessControlLabels = accessControlLabels(top('definitions'));
   scope.loginControls = loginControlKinds(top('definitions'));
@@ -69,7 +89,7 @@ export async function loadGatewayConfig(files: readonly string[], env: Readonly<
   checkDevProxyPorts(settings.httpsDevProxy, built.map((b) => b.hosts), scope);
   backends.checkTokenLoops();
   await checkOpenApiDocuments(backends.byName, diags);
-  if (diags.hasErrors) return result(null, diags, sources, fileChecks.referenced, texts);
+  if (diags.hasErrors) return result(null, fileChecks.referenced, backends);
 
   const config: GatewayConfig = {
     version: VERSION,
@@ -81,16 +101,12 @@ export async function loadGatewayConfig(files: readonly string[], env: Readonly<
     accessControls: access.accessControls,
     signingProfiles: access.signingProfiles,
   };
-  return result(deepFreeze(config), diags, sources, config.referencedFiles, texts);
+  return result(deepFreeze(config), config.referencedFiles, backends);
 }
 
 function readEnv(scope: LoadScope): Record<string, string> {
   const env = scope.variables['env'] as Map<string, string>;
   return Object.fromEntries(env);
-}
-
-function result(config: GatewayConfig | null, diags: Diagnostics, sources: readonly SourceFile[], referencedFiles: readonly string[], texts: ReadonlyMap<string, string>): LoadResult {
-  return { config, diagnostics: sortDiagnostics(diags.list, sources.map((s) => s.path)), sources, referencedFiles, texts };
 }
 
 /** Positionless first (they concern the whole load), then by file in load order, then by position. */

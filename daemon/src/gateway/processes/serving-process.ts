@@ -14,6 +14,7 @@ import { eventDetails } from '../../control/event-details.js';
 import { useReplayClaims } from '../access/saml/index.js';
 import { createBackendSet } from '../backend/index.js';
 import { loadGatewayConfig } from '../config/load.js';
+import { ReusableBackends } from '../config/backend-reuse.js';
 import type { GatewayConfig } from '../config/model.js';
 import { createEndpointHandler } from '../endpoint/index.js';
 import { GatewayServer, type PreparedConfig } from '../http/gateway-server.js';
@@ -111,10 +112,13 @@ function startServing(init: ServingInit): { handle(message: ToServing): void } {
 
   /** The prepare under way: a stop waits for it, then aborts what it prepared. */
   let preparing: Promise<void> = Promise.resolve();
+  /** The last load's unchanged backends, taken as they are by the next. */
+  let reusable = ReusableBackends.EMPTY;
 
   async function prepare(id: number, texts: readonly (readonly [string, string])[]): Promise<void> {
     try {
-      const loaded = await loadGatewayConfig(texts.map(([path]) => path), init.env, { texts: new Map(texts) });
+      const loaded = await loadGatewayConfig(texts.map(([path]) => path), init.env, { texts: new Map(texts), reuse: reusable });
+      reusable = loaded.reusable;
       if (!loaded.config) {
         const first = loaded.diagnostics.find((d) => d.severity === 'error');
         throw new Error(`the configuration the daemon validated did not load in a serving process: ${first ? formatDiagnostic(first) : 'no diagnostic'}`);

@@ -5,6 +5,7 @@ import { FileWatcher } from '../../core/file-watcher.js';
 import type { LogFields } from '../../core/logger.js';
 import { renderExcerpt } from '../../hcl/index.js';
 import { loadGatewayConfig } from '../config/load.js';
+import { ReusableBackends } from '../config/backend-reuse.js';
 import type { GatewayConfig } from '../config/model.js';
 import type { ReloadTarget } from '../contracts.js';
 import type { ConfigStatus, ReloadDiagnostic, ReloadDiff, ReloadRecord, ReloadTrigger, SourceHash, ValidationResult } from '../control/control-types.js';
@@ -67,6 +68,8 @@ export class ConfigManager {
   #seq = 0;
   #active: Active | null = null;
   #lastAttempt: ReadonlyMap<string, string> | null = null;
+  /** The last load's unchanged backends, taken as they are by the next. */
+  #reusable = ReusableBackends.EMPTY;
   #running: Promise<void> | null = null;
   #pending: Pending | null = null;
   #watching = false;
@@ -196,7 +199,8 @@ export class ConfigManager {
   async #reloadOnce(trigger: ReloadTrigger): Promise<ReloadRecord | null> {
     const startedAt = new Date();
     const started = performance.now();
-    const loaded = await loadGatewayConfig(this.#files, this.#options.env);
+    const loaded = await loadGatewayConfig(this.#files, this.#options.env, { reuse: this.#reusable });
+    this.#reusable = loaded.reusable;
     const sources = new Map(loaded.sources.map((s) => [s.path, s.sha256]));
     const previous = this.#active;
     // A rejected attempt counts the files it named too: creating the missing one it complained about is a change.

@@ -1,0 +1,97 @@
+import type { Block, Body, Expression } from '../../hcl/index.js';
+import { expressionRefs } from './expr-refs.js';
+import type { BackendConfig } from './model.js';
+
+/** Nested blocks a reusable backend may have: read from their own constants, no side effects. */
+const SELF_CONTAINED_BLOCKS: ReadonlySet<string> = new Set(['beta_health']);
+
+/** A backend of the table, with what it was built from. */
+export interface KeptBackend {
+  readonly filename: string;
+  readonly byte: number;
+  readonly line: number;
+  readonly column: number;
+  /** The block's source text, from its type to its closing brace. */
+  readonly text: string;
+  readonly backend: BackendConfig;
+}
+
+/**
+ * The `definitions` backends a load built that the next load may take as they are: a
+ * reload of a 10,000-backend file where one backend changed builds one backend, not
+ * 10,000 (and leaves 9,999 frozen objects in place instead of garbage).
+ *
+ * A backend is kept only when what it was built from is all in its block's text:
+ * - every attribute, its nested blocks' too, reads no variable and calls no function (no
+ *   `env`, no `unixtime()`), so nothing outside the text can change what it evaluates to;
+ * - its nested blocks are only `beta_health` (an `oauth2` block names or makes other
+ *   backends, an `openapi` block reads a file);
+ * - building it reported nothing and checked no file (`ca_file`), so a reload still says
+ *   and checks everything it said and checked the first time.
+ *
+ * The next load takes it when the block has the same label, file, start (byte, line and
+ * column: every position inside follows from these and the text) and the same text.
+ * Immutable: each load returns a new table; the caller keeps the one of its last load.
+ */
+export class ReusableBackends {
+  static readonly EMPTY = new ReusableBackends(new Map());
+
+  private constructor(private readonly byLabel: ReadonlyMap<string, KeptBackend>) {}
+
+  /** How many backends the table holds. */
+  get size(): number {
+    return this.byLabel.size;
+  }
+
+  /** The backend built from this very block in the load that made the table, if any. */
+  find(label: string, block: Block, texts: ReadonlyMap<string, string>): KeptBackend | undefined {
+    const kept = this.byLabel.get(label);
+    if (kept === undefined) return undefined;
+    const { filename, start, end } = block.range;
+    if (kept.filename !== filename || kept.byte !== start.byte || kept.line !== start.line || kept.column !== start.column) return undefined;
+    if (end.byte - start.byte !== kept.text.length) return undefined;
+    const text = texts.get(filename);
+    return text !== undefined && text.startsWith(kept.text, start.byte) ? kept : undefined;
+  }
+
+  static builder(): ReusableBackendsBuilder {
+    const entries = new Map<string, KeptBackend>();
+    return {
+      carry(label, kept) {
+        entries.set(label, kept);
+      },
+      keep(label, block, texts, backend) {
+        const { filename, start, end } = block.range;
+        const text = texts.get(filename);
+        if (text === undefined) return;
+        entries.set(label, { filename, byte: start.byte, line: start.line, column: start.column, text: text.slice(start.byte, end.byte), backend });
+      },
+      build: () => new ReusableBackends(entries),
+    };
+  }
+}
+
+export interface ReusableBackendsBuilder {
+  /** A backend taken from the previous table, kept for the next load as it was. */
+  carry(label: string, kept: KeptBackend): void;
+  /** A backend just built from a self-contained block. */
+  keep(label: string, block: Block, texts: ReadonlyMap<string, string>, backend: BackendConfig): void;
+  build(): ReusableBackends;
+}
+
+/** Whether a backend block is built from its own text alone (see ReusableBackends). */
+export function selfContained(block: Block): boolean {
+  return constantBody(block.body, true);
+}
+
+function constantBody(body: Body, top: boolean): boolean {
+  for (const name in body.attributes) if (!constant(body.attributes[name]!.expr)) return false;
+  for (const nested of body.blocks) if (!top || !SELF_CONTAINED_BLOCKS.has(nested.type) || !constantBody(nested.body, false)) return false;
+  return true;
+}
+
+/** Reads no variable and calls no function: its value is in its text. */
+function constant(e: Expression): boolean {
+  const refs = expressionRefs(e);
+  return refs.variables.length === 0 && refs.calls.length === 0;
+}
