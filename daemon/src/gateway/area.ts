@@ -1,7 +1,7 @@
 import type { Area, DaemonContext } from '../core/area.js';
 import type { Component } from '../core/component.js';
 import { VERSION } from '../core/version.js';
-import { createBackendSet } from './backend/index.js';
+import { createBackendSet, SharedTransports } from './backend/index.js';
 import type { GatewayState, ReloadTarget } from './contracts.js';
 import { DenialDigest } from './control/denial-digest.js';
 import { createGatewayControl } from './control/control-service.js';
@@ -60,12 +60,14 @@ export function gatewayArea({ front, processes = 1 }: { front: GatewayFrontSetti
             onMembership: () => ctx.host.redescribe('gateway'),
           })
         : null;
+    // One gateway's backend sets share the transports of unchanged backends over reloads.
+    const transports = new SharedTransports();
     const exporter = new MetricsExporter({ metrics, logger, ...(pool ? { gather: () => pool.gather() } : {}) });
     const server = pool
       ? null
       : new GatewayServer({
           endpointHandler: createEndpointHandler({ logger }),
-          createBackends: (config) => createBackendSet(config, { health, logSink, env: ctx.env }),
+          createBackends: (config) => createBackendSet(config, { health, logSink, env: ctx.env, transports }),
           logSink,
           logger,
           shutdownDelayMs: ctx.settings.shutdownDelayMs,

@@ -108,7 +108,7 @@ for (let r = 0; r < ROUNDS; r++) {
       const run = startWrk(target.url, { threads: 1, connections: CONNECTIONS, seconds: SECONDS, ...(script ? { script, scriptArgs: [RATE] } : {}) });
       pin(run.child.pid, LOAD_CPU);
       const result = await run.done;
-      round.set(target, { rps: result.rps, p99: result.p99, cpu: (cpuUs(target.pid) - cpu) / result.requests, main: (mainThreadCpuUs(target.pid) - main) / result.requests });
+      round.set(target, { rps: result.rps, p99: result.p99, p99Ms: result.p99Ms, cpu: (cpuUs(target.pid) - cpu) / result.requests, main: (mainThreadCpuUs(target.pid) - main) / result.requests });
     }
     runs[kind].push(round);
   }
@@ -120,7 +120,9 @@ for (const [kind, rounds] of Object.entries(runs)) {
   for (const target of targets) {
     const of = (key) => median(rounds.map((round) => round.get(target)[key]));
     const relative = target === targets[0] ? '' : `  ${median(rounds.map((round) => round.get(target).cpu / round.get(targets[0]).cpu)).toFixed(3)}x the bare proxy's CPU [${rounds.map((round) => (round.get(target).cpu / round.get(targets[0]).cpu).toFixed(2)).join(' ')}]`;
-    console.log(`  ${target.name.padEnd(44)} ${of('rps').toFixed(0).padStart(6)} req/s  cpu ${of('cpu').toFixed(1).padStart(5)} µs/req (main ${of('main').toFixed(1)})${relative}`);
+    // At a fixed rate the tail is the figure users feel: each round's p99.
+    const tail = kind === 'rate' ? `  p99 ${of('p99Ms').toFixed(2)} ms [${rounds.map((round) => round.get(target).p99).join(' ')}]` : '';
+    console.log(`  ${target.name.padEnd(44)} ${of('rps').toFixed(0).padStart(6)} req/s  cpu ${of('cpu').toFixed(1).padStart(5)} µs/req (main ${of('main').toFixed(1)})${relative}${tail}`);
   }
 }
 process.exit(0);

@@ -9,6 +9,7 @@ import { callAuthServer } from '../access/oauth2/auth-server.js';
 import { createBackendClient } from './backend-client.js';
 import { ClientCredentialsToken, withClientCredentials } from './client-credentials.js';
 import { CaCache, createTransport, type BackendTransport, type ProcessEnv } from './transport.js';
+import type { SharedTransports } from './shared-transports.js';
 import { HeldRecords } from '../openapi/held-records.js';
 import { withOpenApi } from '../openapi/with-openapi.js';
 
@@ -19,10 +20,12 @@ export interface BackendSetOptions {
   readonly logSink?: GatewayLogSink;
   /** The process environment, for HTTP_PROXY / HTTPS_PROXY / NO_PROXY. */
   readonly env?: ProcessEnv;
+  /** Transports kept across the sets of one gateway: an unchanged backend keeps its connections over a reload. */
+  readonly transports?: SharedTransports;
 }
 
 /** Throws GatewayError `configuration` when a backend cannot be built (an unreadable ca_file). */
-export function createBackendSet(config: GatewayConfig, { health, logSink, env = process.env }: BackendSetOptions): BackendSet {
+export function createBackendSet(config: GatewayConfig, { health, logSink, env = process.env, transports: shared }: BackendSetOptions): BackendSet {
   const log = logSink ? logSink.write.bind(logSink) : null;
   const logEntry = logSink?.writeBackend ? logSink.writeBackend.bind(logSink) : null;
   const caCache = new CaCache();
@@ -31,7 +34,7 @@ export function createBackendSet(config: GatewayConfig, { health, logSink, env =
   const heldRecords = new Map<string, HeldRecords>();
   try {
     for (const [name, backend] of Object.entries(config.backends)) {
-      const transport = createTransport(backend, config.settings, env, caCache);
+      const transport = shared ? shared.acquire(backend, config.settings, env, caCache) : createTransport(backend, config.settings, env, caCache);
       transports.push(transport);
       // OpenAPI validation finishes after the exchange wrote its record: the record waits for the outcome.
       const held = backend.openapi === null ? null : new HeldRecords(log);

@@ -12,7 +12,7 @@ import { atomicStdoutWrites, batchedStdoutSink, flushStdout } from '../../core/s
 import { VERSION } from '../../core/version.js';
 import { eventDetails } from '../../control/event-details.js';
 import { useReplayClaims } from '../access/saml/index.js';
-import { createBackendSet } from '../backend/index.js';
+import { createBackendSet, SharedTransports } from '../backend/index.js';
 import { loadGatewayConfig } from '../config/load.js';
 import { ReusableBackends } from '../config/backend-reuse.js';
 import type { GatewayConfig } from '../config/model.js';
@@ -70,9 +70,11 @@ function startServing(init: ServingInit): { handle(message: ToServing): void } {
   const metrics = createGatewayMetrics({ version: VERSION });
   const logSink = createMetricsSink(createGatewayLogSink(), metrics);
   const health = createHealthMirror();
+  // The backend sets of this process share the transports of unchanged backends over reloads.
+  const transports = new SharedTransports();
   const server = new GatewayServer({
     endpointHandler: createEndpointHandler({ logger }),
-    createBackends: (config) => createBackendSet(config, { health, logSink, env: init.env }),
+    createBackends: (config) => createBackendSet(config, { health, logSink, env: init.env, transports }),
     logSink,
     logger,
     shutdownDelayMs: init.shutdownDelayMs,

@@ -51,7 +51,8 @@ function compare(before: Map<string, unknown>, after: Map<string, unknown>): Nam
   for (const [name, value] of after) {
     const old = before.get(name);
     if (old === undefined) added.push(name);
-    else if (canonical(old) !== canonical(value)) changed.push(name);
+    // The same object (a backend the load took unchanged from the previous one) is the same form.
+    else if (old !== value && canonical(old) !== canonical(value)) changed.push(name);
   }
   for (const name of before.keys()) if (!after.has(name)) removed.push(name);
   return { added, removed, changed };
