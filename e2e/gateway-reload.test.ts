@@ -1,5 +1,7 @@
 // Hot reload of the whole daemon: edit a temp copy of config/portico.hcl and see the gateway
 // serve the new configuration; a broken save keeps the old one; SIGHUP and `portico config reload`.
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changed, gatewayConfigCopy, withEndpoint, type GatewayConfigCopy } from './gateway-e2e-config.js';
 import { controlQuery, runPortico, startDaemon, type DaemonHandle } from './harness.js';
@@ -85,5 +87,33 @@ describe('gateway hot reload', () => {
     const code = await daemon.exited();
     expect(code).not.toBe(0);
     expect(daemon.logs()).toMatch(new RegExp(`${copy.main.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+,\\d+-\\d+: Undefined backend; backend reference 'nope' is not defined in definitions\\.`));
+  });
+
+  it('keeps the connections of a backend a save did not change, and opens new ones for one it changed', async () => {
+    const { daemon, copy } = await start();
+    // The sockets that carried proxied requests (health checks have connections of their own).
+    const proxied = new Set<object>();
+    copy.probeServer.on('request', (req: IncomingMessage) => {
+      if (req.url !== '/health') proxied.add(req.socket);
+    });
+    const probe = async (): Promise<void> => {
+      expect((await get(`${daemon.gatewayUrl}/probe/x`)).status).toBe(200);
+    };
+    await expect.poll(async () => (await fetch(`${daemon.gatewayUrl}/probe/x`)).status).toBe(200);
+    await probe();
+    expect(proxied.size).toBe(1);
+
+    // A save of the other file: the probe backend's block is unchanged, so its pool is kept.
+    copy.edit((t) => withEndpoint(t, '/hello', 'hello'));
+    await expect.poll(async () => (await lastReload(daemon))?.diff?.summary).toBe('+1 endpoint (/hello)');
+    await probe();
+    await probe();
+    expect(proxied.size).toBe(1);
+
+    // The probe backend itself changed: a new transport, a new connection.
+    writeFileSync(copy.probe, changed(readFileSync(copy.probe, 'utf8'), readFileSync(copy.probe, 'utf8').replace('origin     =', 'timeout    = "30s"\n    origin     =')));
+    await expect.poll(async () => (await lastReload(daemon))?.diff?.summary).toBe('~1 backend (probe)');
+    await probe();
+    expect(proxied.size).toBe(2);
   });
 });
