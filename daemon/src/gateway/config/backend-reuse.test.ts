@@ -1,5 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../hcl/index.js';
@@ -171,5 +173,25 @@ describe('backends reused from the previous load', () => {
     // The runs did exercise reuse: many loads succeeded and took backends.
     expect(loaded).toBeGreaterThan(150);
     expect(taken).toBeGreaterThan(150);
+  });
+
+  it('keeps no old copy of the file alive: twenty saves of a 2 MiB file, each changing another backend', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const padding = `# ${'x'.repeat(2 * 1024 * 1024)}\n`;
+    const long = (i: number): string => `    path_prefix = "/a/prefix/long/enough/to/be/a/slice/${i}"\n`;
+    const source = (changed: number): string => padding + definitions(plain('a'), ...Array.from({ length: 20 }, (_, i) => backend(`b${i}`, `    origin = "http://10.0.0.${i}:8080"\n${long(i)}    connect_timeout = "${i === changed ? 7 : 5}s"\n`)));
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    let last: LoadResult | null = null;
+    for (let changed = 0; changed < 20; changed++) {
+      last = await loadText(source(changed), last?.reusable);
+      expect(last.config).not.toBeNull();
+    }
+    // Each save changes one backend back and another: two of the 21 are built again.
+    expect(last!.reusedBackends).toBe(19);
+    gc();
+    // The last text and model, about 2 MiB; each old text kept would add another 2 MiB.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(12 * 1024 * 1024);
   });
 });

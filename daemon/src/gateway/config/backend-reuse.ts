@@ -64,7 +64,8 @@ export class ReusableBackends {
         const { filename, start, end } = block.range;
         const text = texts.get(filename);
         if (text === undefined) return;
-        entries.set(label, { filename, byte: start.byte, line: start.line, column: start.column, text: text.slice(start.byte, end.byte), backend });
+        detachStrings(backend);
+        entries.set(label, { filename, byte: start.byte, line: start.line, column: start.column, text: detached(text.slice(start.byte, end.byte)), backend });
       },
       build: () => new ReusableBackends(entries),
     };
@@ -74,9 +75,33 @@ export class ReusableBackends {
 export interface ReusableBackendsBuilder {
   /** A backend taken from the previous table, kept for the next load as it was. */
   carry(label: string, kept: KeptBackend): void;
-  /** A backend just built from a self-contained block. */
+  /** A backend just built from a self-contained block (not frozen yet: its strings are detached from the file's text in place). */
   keep(label: string, block: Block, texts: ReadonlyMap<string, string>, backend: BackendConfig): void;
   build(): ReusableBackends;
+}
+
+/**
+ * V8 makes a substring of 13 characters or more a slice that keeps the whole string it was cut
+ * from alive, and the lexer cuts literals from the file's text. A backend kept over many loads
+ * would keep the text of the load that built it: with one backend changed per save, one old
+ * copy of the whole file per save. So the strings a kept backend holds, and the block text kept
+ * to compare, are copies: a cons string of ' ' and the string is flattened into a new string
+ * when sliced, and the slice keeps only that copy.
+ */
+const SLICE_MIN = 13;
+
+function detached(text: string): string {
+  return text.length < SLICE_MIN ? text : (' ' + text).slice(1);
+}
+
+/** Replaces every string of a just-built model tree by its detached copy; frozen parts (shared constants) are left alone. */
+function detachStrings(value: object): void {
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const v = record[key];
+    if (typeof v === 'string') record[key] = detached(v);
+    else if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) detachStrings(v);
+  }
 }
 
 /** Whether a backend block is built from its own text alone (see ReusableBackends). */
