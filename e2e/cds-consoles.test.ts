@@ -2,7 +2,6 @@
 // serving a temp copy of config/portico.hcl, with a real grpc-js proxy client on the CDS: the
 // operator sees the `services` cluster with its health, the node with its stream kind, its ACK,
 // then its NACK with the error detail, and a backend added to the file appears live.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -11,9 +10,10 @@ import { openSotw, type ClientDiscoveryResponse, type RecordedStream } from '../
 import { launchChromium, openPage } from './browser.js';
 import { changed, gatewayConfigCopy, type GatewayConfigCopy } from './gateway-e2e-config.js';
 import { ARTIFACTS_DIR, controlQuery, PORTICO_BIN, REPO_ROOT, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { TmuxServer } from './tmux.js';
 
 const WAIT_MS = 15_000;
-const SOCKET = `portico-e2e-cds-${process.pid}`;
+const tmuxServer = new TmuxServer('cds');
 const NODE_ID = 'e2e-edge-1';
 const NACK_MESSAGE = 'cluster inventory: lb_policy MAGLEV needs a hash policy on the route';
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
   browser = await launchChromium();
 });
 afterEach(async () => {
-  spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
+  tmuxServer.kill();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 afterAll(async () => {
@@ -112,10 +112,7 @@ describe('web dashboard', () => {
 });
 
 function tmux(...args: string[]): string {
-  const r = spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-  if (r.error) throw new Error(`tmux is not installed (${r.error.message})`);
-  if (r.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
+  return tmuxServer.run(...args);
 }
 
 describe('terminal console', () => {

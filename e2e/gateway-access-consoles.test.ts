@@ -1,15 +1,15 @@
 // Both consoles on the default config: the Config views show which access controls guard each
 // route, and refused requests reach the Events views (by type, with a rate; no token shown).
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from './browser.js';
 import { PORTICO_BIN, REPO_ROOT, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { TmuxServer } from './tmux.js';
 
 const WAIT_MS = 15_000;
-const SOCKET = `portico-e2e-access-${process.pid}`;
+const tmuxServer = new TmuxServer('access');
 const FORGED = 'eyJhbGciOiJIUzI1NiJ9.eyJ0ZW5hbnQiOiJldmlsIn0.c2lnbmF0dXJlLWZvcmdlZA';
 
 let browser: Browser;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   daemon = await startDaemon();
 });
 afterEach(() => {
-  spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
+  tmuxServer.kill();
 });
 afterAll(async () => {
   await browser?.close();
@@ -35,10 +35,7 @@ async function refuse(): Promise<void> {
 }
 
 function tmux(...args: string[]): string {
-  const r = spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-  if (r.error) throw new Error(`tmux is not installed (${r.error.message})`);
-  if (r.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
+  return tmuxServer.run(...args);
 }
 
 describe('access control in the consoles', () => {

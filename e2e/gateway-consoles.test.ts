@@ -1,6 +1,5 @@
 // The Config and Backends views of both consoles against a real daemon running the gateway:
 // a save in the temp copy of config/portico.hcl shows up live, a backend going down turns red.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -8,9 +7,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from './browser.js';
 import { changed, gatewayConfigCopy, PROBE_SECRET, stopProbe, withEndpoint, type GatewayConfigCopy } from './gateway-e2e-config.js';
 import { PORTICO_BIN, REPO_ROOT, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { TmuxServer } from './tmux.js';
 
 const WAIT_MS = 15_000;
-const SOCKET = `portico-e2e-gw-${process.pid}`;
+const tmuxServer = new TmuxServer('gw');
 
 let browser: Browser;
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -20,7 +20,7 @@ beforeAll(async () => {
   browser = await launchChromium();
 });
 afterEach(async () => {
-  spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
+  tmuxServer.kill();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 afterAll(async () => {
@@ -84,10 +84,7 @@ describe('web dashboard', () => {
 });
 
 function tmux(...args: string[]): string {
-  const r = spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-  if (r.error) throw new Error(`tmux is not installed (${r.error.message})`);
-  if (r.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
+  return tmuxServer.run(...args);
 }
 
 describe('terminal console', () => {

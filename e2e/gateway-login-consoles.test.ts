@@ -2,7 +2,6 @@
 // loopback: the Config views show the oidc control with its provider and ok state, then, with
 // the provider down and a login attempted past the configuration's TTL, its error and that the
 // cached configuration still serves. The client secret appears on neither screen.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcProvider, type OidcProviderHandle } from '../daemon/src/testing/login-providers/index.js';
 import { launchChromium, openPage } from './browser.js';
 import { PORTICO_BIN, REPO_ROOT, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { TmuxServer } from './tmux.js';
 
 const WAIT_MS = 20_000;
-const SOCKET = `portico-e2e-login-${process.pid}`;
+const tmuxServer = new TmuxServer('login');
 const CLIENT_SECRET = 'e2e-oidc-client-s3cret-4b9e';
 /** Set to a directory to keep screenshots of the card and captures of the pane in each state. */
 const SHOTS = process.env['PORTICO_E2E_SHOTS'];
@@ -73,7 +73,7 @@ beforeAll(async () => {
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
+  tmuxServer.kill();
   await browser?.close();
   await daemon?.dispose();
   await op?.close();
@@ -81,10 +81,7 @@ afterAll(async () => {
 });
 
 function tmux(...args: string[]): string {
-  const r = spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-  if (r.error) throw new Error(`tmux is not installed (${r.error.message})`);
-  if (r.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
+  return tmuxServer.run(...args);
 }
 
 let pane = '';

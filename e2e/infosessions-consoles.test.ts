@@ -1,15 +1,15 @@
 // The Infosessions and API keys views in both consoles, against a real daemon serving the sample:
 // the web dashboard in Chromium (Playwright) and `portico tui` in an 80x24 tmux pane.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage } from './browser.js';
 import { PORTICO_BIN, REPO_ROOT, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { TmuxServer } from './tmux.js';
 
 const WAIT_MS = 15_000;
-const SOCKET = `portico-e2e-is-${process.pid}`;
+const tmuxServer = new TmuxServer('is');
 
 let daemon: DaemonHandle;
 let browser: Browser;
@@ -19,7 +19,7 @@ beforeAll(async () => {
   [daemon, browser] = await Promise.all([startDaemon(), launchChromium()]);
 });
 afterAll(async () => {
-  spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
+  tmuxServer.kill();
   await browser?.close();
   await daemon?.dispose();
 });
@@ -68,10 +68,7 @@ describe('web dashboard', () => {
 });
 
 function tmux(...args: string[]): string {
-  const r = spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-  if (r.error) throw new Error(`tmux is not installed (${r.error.message})`);
-  if (r.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
+  return tmuxServer.run(...args);
 }
 
 describe('terminal console', () => {

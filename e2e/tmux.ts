@@ -1,11 +1,23 @@
 import { spawnSync } from 'node:child_process';
 
-/** A private tmux server (its own socket), so a test neither sees nor disturbs the user's sessions. */
+/**
+ * A private tmux server (its own socket), so a test neither sees nor disturbs the user's sessions.
+ *
+ * `kill-server` returns before the server has exited, and a client that connects to the
+ * exiting server fails with "server exited unexpectedly" (about one time in seven here).
+ * So after a kill the next server gets a socket of its own: no test waits for or races
+ * the old one.
+ */
 export class TmuxServer {
-  readonly #socket: string;
+  readonly #name: string;
+  #generation = 0;
 
   constructor(name: string) {
-    this.#socket = `portico-e2e-${name}-${process.pid}`;
+    this.#name = name;
+  }
+
+  get #socket(): string {
+    return `portico-e2e-${this.#name}-${process.pid}-${this.#generation}`;
   }
 
   run(...args: string[]): string {
@@ -17,6 +29,7 @@ export class TmuxServer {
 
   kill(): void {
     spawnSync('tmux', ['-L', this.#socket, 'kill-server']);
+    this.#generation += 1;
   }
 }
 

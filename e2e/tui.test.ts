@@ -1,30 +1,22 @@
 // `portico tui` in a real 80x24 terminal (tmux), against a real daemon.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS_DIR, PORTICO_BIN, REPO_ROOT, freePort, runPortico, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
+import { TmuxServer, shellQuote } from './tmux.js';
 
 const WAIT_MS = 15_000;
-// A private tmux server, so the test neither sees nor disturbs the user's sessions.
-const SOCKET = `portico-e2e-${process.pid}`;
+const tmuxServer = new TmuxServer('tui');
 const SESSION = 'tui';
 
 let daemon: DaemonHandle;
 
 function tmux(...args: string[]): string {
-  const r = spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-  if (r.error) throw new Error(`tmux is not installed (${r.error.message}); .ci/run installs it with apt-get`);
-  if (r.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
+  return tmuxServer.run(...args);
 }
 
 function screen(): string {
   return tmux('capture-pane', '-p', '-t', SESSION);
-}
-
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Starts `portico tui` in a fresh 80x24 pane; the pane says how it exited and then stays. */
@@ -61,7 +53,7 @@ afterEach((ctx) => {
     }
     writeFileSync(join(ARTIFACTS_DIR, `tui-${name}.txt`), `--- pane ---\n${pane}\n--- daemon ---\n${daemon.logs()}`);
   }
-  spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
+  tmuxServer.kill();
 });
 
 afterAll(async () => {
