@@ -23,7 +23,7 @@ interface Setup {
  * (the verifier in the cookie `v`; `/cb` answers "ok"), the `endpoints` given, and the
  * `definitions` written for that provider.
  */
-async function setup(label: string, definitions: (provider: OidcProviderHandle) => string, endpoints = ''): Promise<Setup> {
+async function setup(label: string, definitions: (provider: OidcProviderHandle) => string | Promise<string>, endpoints = ''): Promise<Setup> {
   const port = await freePort();
   const op = await startOidcProvider({ clients: [{ clientId: 'portico', clientSecret: 'sec', redirectUris: [`http://127.0.0.1:${port}/cb`], tokenEndpointAuthMethod: 'client_secret_basic' }], accounts: { alice: { password: 'pw', claims: { name: 'Alice' } } } });
   closers.push(op);
@@ -33,7 +33,7 @@ async function setup(label: string, definitions: (provider: OidcProviderHandle) 
 ${loginEndpointsHcl({ control: label, cookie: 'v', callbackResponse: 'body = "ok"' })}
 ${endpoints}}
 definitions {
-${definitions(op)}}
+${await definitions(op)}}
 `,
   });
   return { port, op, gw };
@@ -44,6 +44,8 @@ async function login({ op, port }: Setup): Promise<number> {
   const { authorization, verifier } = await startLogin(port, 'v');
   return (await callback(port, await signIn(op, authorization, 'alice', 'pw'), 'v', verifier)).status;
 }
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('login controls: backends, key set TTL and log fields', () => {
   it('oidc: every request goes through the named backend; the key set is fetched again after jwks_ttl; custom_log_fields read the grant', async () => {
@@ -146,5 +148,43 @@ describe('login controls: backends, key set TTL and log fields', () => {
     expect(await login(s)).toBe(200);
     expect([backendOf(s.gw, 'oidc:configuration:op'), backendOf(s.gw, 'oidc:jwks:op'), backendOf(s.gw, 'oidc:userinfo:op')]).toEqual(['conf', 'keys', 'info']);
     expect(backendOf(s.gw, 'oidc:token:op')).toMatch(/^anonymous_/);
+  });
+  it('oidc: with the key set down, ID tokens verify with the kept keys until jwks_max_stale, then the login fails until it is back', async () => {
+    const s = await setup(
+      'op',
+      ({ discoveryUrl }) => `  oidc "op" {
+    configuration_url = "${discoveryUrl}"
+    jwks_ttl = "1s"
+    jwks_max_stale = "2s"
+    client_id = "portico"
+    client_secret = "sec"
+    redirect_uri = "/cb"
+    verifier_value = request.cookies.v
+  }
+`,
+    );
+    const asked = (): number => s.op.count(s.op.jwksUrl);
+    expect(await login(s)).toBe(200);
+    const fetchedAt = Date.now();
+    expect(asked()).toBe(1);
+
+    s.op.setDown(true, ['/jwks']);
+    await sleep(1200);
+    // Past jwks_ttl: the key set is asked again, fails, and the kept keys still verify.
+    const failedAt = Date.now();
+    expect(await login(s)).toBe(200);
+    expect(asked()).toBe(2);
+
+    await sleep(Math.max(0, fetchedAt + 3300 - Date.now()));
+    // Past jwks_ttl + jwks_max_stale: no keys to verify with, so the login fails. The key set
+    // is not asked again within 5 s of the failed try.
+    expect(await login(s)).toBe(403);
+    expect(accessLines(s.gw).at(-1)).toMatchObject({ status: 403, error_type: expect.stringMatching(/^oauth2/) });
+    expect(asked()).toBe(2);
+
+    s.op.setDown(false);
+    await sleep(Math.max(0, failedAt + 5300 - Date.now()));
+    expect(await login(s)).toBe(200);
+    expect(asked()).toBe(3);
   });
 });

@@ -75,8 +75,8 @@ export interface OidcProviderHandle {
   authorize(params: AuthorizeParams): Promise<AuthorizeResult>;
   /** Replaces the signing key by a new one with a new `kid`; codes, sessions and tokens issued stay valid. */
   rotateKeys(): Promise<void>;
-  /** While down, every endpoint answers 503. */
-  setDown(down: boolean): void;
+  /** While down, every endpoint answers 503; with `paths` (`['/jwks']`), only those. */
+  setDown(down: boolean, paths?: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -147,7 +147,7 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
   const recorded = new WeakMap<IncomingMessage, RequestRecord>();
   const artifacts = new Map<string, StoredArtifact>();
   const cookieKeys = [randomBytes(32).toString('base64url')];
-  let down = false;
+  let down: boolean | ReadonlySet<string> = false;
   let current: { provider: ProviderInstance; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> } | undefined;
 
   const server = createServer(function oidcProviderServer(req, res) {
@@ -155,7 +155,7 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
     const entry: RequestRecord = { method: req.method ?? 'GET', path: url.pathname, authMethod: basicAuthIn(req) ? 'basic' : 'none', grantType: null, at: Date.now() };
     requests.push(entry);
     recorded.set(req, entry);
-    if (down || !current) return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: 'the provider is down' });
+    if (down === true || (down !== false && down.has(url.pathname)) || !current) return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: 'the provider is down' });
     if (INTERACTION_PATH.test(url.pathname)) return void handleInteraction(current.provider, accounts, req, res);
     void current.handle(req, res);
   });
@@ -197,8 +197,8 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
     },
     authorize: (params) => authorizeOverHttp(authorizationUrl, params),
     rotateKeys: buildProvider,
-    setDown: (value) => {
-      down = value;
+    setDown: (value, paths) => {
+      down = value && paths !== undefined ? new Set(paths) : value;
     },
     close: () => closeServer(server),
   };
