@@ -187,4 +187,25 @@ describe('login controls: backends, key set TTL and log fields', () => {
     expect(await login(s)).toBe(200);
     expect(asked()).toBe(3);
   });
+  it('oidc: refuses to send a request the provider names to a backend whose origin is another host, and says why', async () => {
+    const s = await setup(
+      'op',
+      ({ url, discoveryUrl }) => `  backend "keys" { origin = "${url.replace('127.0.0.1', 'localhost')}" }
+  oidc "op" {
+    configuration_url = "${discoveryUrl}"
+    jwks_uri_backend = "keys"
+    client_id = "portico"
+    client_secret = "sec"
+    redirect_uri = "/cb"
+    verifier_value = request.cookies.v
+  }
+`,
+    );
+    expect(await login(s)).toBe(403);
+    expect(s.op.count(s.op.jwksUrl)).toBe(0);
+    expect(backendOf(s.gw, 'oidc:jwks:op')).toBeUndefined();
+    const line = accessLines(s.gw).at(-1);
+    expect(line).toMatchObject({ status: 403, error_type: expect.stringMatching(/^oauth2/) });
+    expect(String(line?.['message'])).toContain(`${s.op.jwksUrl} is not on backend "keys" (origin ${s.op.url.replace('127.0.0.1', 'localhost')})`);
+  });
 });

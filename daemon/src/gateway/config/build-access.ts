@@ -8,6 +8,7 @@ import type { Backends } from './build-backends.js';
 import { logFields } from './build-common.js';
 import { buildErrorHandlers } from './build-endpoints.js';
 import { buildBetaOAuth2, buildOidc, buildSaml } from './build-login.js';
+import { checkOnBackendOrigin } from './build-oauth2.js';
 import { headerRange, where } from './diagnostics.js';
 import type { FileChecks } from './file-checks.js';
 import type { AccessControlConfig, BasicAuthConfig, JsonObject, JwksConfig, JwtAlgorithm, JwtConfig, JwtSource, SigningProfileConfig } from './model.js';
@@ -329,6 +330,7 @@ function readJwks(block: Block, r: AttrReader, url: string, b: Builders): JwksCo
   } else {
     backend = b.backends.fromUrl(block, parsed.origin);
   }
+  checkOnBackendOrigin(r, b, backend, parsed, 'jwks_url');
   return { url: parsed.href, backend, ttl: r.value<number>('jwks_ttl') ?? HOUR, maxStale: r.value<number>('jwks_max_stale') ?? HOUR };
 }
 

@@ -4,7 +4,7 @@ import { ReusableBackends, selfContained } from './backend-reuse.js';
 import { buildModifiers, invalid, logFields, NO_MODIFIERS, single } from './build-common.js';
 import { headerRange, plainRange, where } from './diagnostics.js';
 import type { FileChecks } from './file-checks.js';
-import { backendFor, checkSingleBackend, readHttpUrl, readOAuth2Client } from './build-oauth2.js';
+import { backendFor, checkSingleBackend, offOriginProblem, readHttpUrl, readOAuth2Client } from './build-oauth2.js';
 import type { BackendConfig, BackendOAuth2Config, BackendOpenApiConfig, Dyn, HealthConfig } from './model.js';
 import { readOpenApiFile } from '../openapi/openapi-file.js';
 
@@ -86,10 +86,16 @@ export class Backends {
     return Object.hasOwn(this.byName, name) || this.declared.has(name);
   }
 
-  /** A backend whose token requests lead back to itself would ask for a token forever. */
-  checkTokenLoops(): void {
+  /**
+   * Once every backend is built: a token request must go where its backend's origin says, and
+   * a backend whose token requests lead back to itself would ask for a token forever.
+   */
+  checkTokenRequests(): void {
     for (const start of Object.values(this.byName)) {
       if (!start.oauth2) continue;
+      const { backend, tokenEndpoint, tokenEndpointRange } = start.oauth2;
+      const problem = offOriginProblem(this.byName[backend]?.origin, backend, new URL(tokenEndpoint));
+      if (problem !== null) this.scope.diags.error('Invalid attribute value', `Invalid value for attribute "token_endpoint": ${problem}.`, tokenEndpointRange);
       const seen = [start.name];
       for (let next: string | undefined = start.oauth2.backend; next !== undefined; next = this.byName[next]?.oauth2?.backend) {
         if (next !== start.name) {
@@ -172,7 +178,8 @@ export class Backends {
     if (!checkSingleBackend(block, r, this.scope) || tokenEndpoint === null) return null;
     const backend = backendFor(block, r, { scope: this.scope, backends: this }, 'backend', null, tokenEndpoint.origin);
     if (backend === null) return null;
-    return { range: headerRange(block), tokenEndpoint: tokenEndpoint.href, backend, client, retries: Math.max(retries, 0) };
+    const tokenEndpointRange = r.attr('token_endpoint')!.expr.range;
+    return { range: headerRange(block), tokenEndpoint: tokenEndpoint.href, tokenEndpointRange, backend, client, retries: Math.max(retries, 0) };
   }
 
   /** `openapi`: the file is read and parsed now, so every load (a reload too) sees its current content. */

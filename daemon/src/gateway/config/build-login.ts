@@ -5,7 +5,7 @@ import type { AttrReader, LoadScope } from './attr-reader.js';
 import type { Backends } from './build-backends.js';
 import { invalid, logFields } from './build-common.js';
 import { buildErrorHandlers } from './build-endpoints.js';
-import { backendFor, checkSingleBackend, readCallbackUrl, readHttpUrl, readOAuth2Client } from './build-oauth2.js';
+import { backendFor, checkOnBackendOrigin, checkSingleBackend, readCallbackUrl, readHttpUrl, readOAuth2Client } from './build-oauth2.js';
 import { headerRange } from './diagnostics.js';
 import type { FileChecks } from './file-checks.js';
 import type { BetaOAuth2Config, Dyn, OidcBackends, OidcConfig, SamlConfig } from './model.js';
@@ -36,6 +36,7 @@ export function buildBetaOAuth2(block: Block, label: string, b: Builders): BetaO
   if (!checkSingleBackend(block, r, scope) || !authorizationEndpoint || !tokenEndpoint || redirectUri === null || !verifierValue || (method !== 'ccm_s256' && method !== 'state')) return null;
   const backend = backendFor(block, r, b, 'backend', null, tokenEndpoint.origin);
   if (backend === null) return null;
+  checkOnBackendOrigin(r, b, backend, tokenEndpoint, 'token_endpoint');
   return {
     kind: 'beta_oauth2',
     label,
@@ -79,6 +80,8 @@ export function buildOidc(block: Block, label: string, b: Builders): OidcConfig 
   const token = pick('token_backend');
   const userinfo = pick('userinfo_backend');
   if (configuration === null || jwks === null || token === null || userinfo === null) return null;
+  // The other endpoints come from the provider's configuration: checked when they are called.
+  checkOnBackendOrigin(r, b, configuration, configurationUrl, 'configuration_url');
   const backends: OidcBackends = { configuration, jwks, token, userinfo };
   return {
     kind: 'oidc',

@@ -75,3 +75,19 @@ export function checkSingleBackend(block: Block, r: AttrReader, scope: LoadScope
   }
   return true;
 }
+
+/**
+ * A URL sent through a backend that has an origin must be on that origin's host, as a proxy's
+ * `url` must: otherwise the request would go to the URL, not where the backend says. Null
+ * when it is, or when the backend has no origin.
+ */
+export function offOriginProblem(origin: string | null | undefined, backend: string, url: URL): string | null {
+  if (!origin || new URL(origin).host === url.host) return null;
+  return `its host ${JSON.stringify(url.host)} is not the host of backend "${backend}" (origin ${JSON.stringify(origin)}); make them the same, or use a backend without an origin`;
+}
+
+/** Reports `attr` when `url` is not on `backend`'s origin (see offOriginProblem). */
+export function checkOnBackendOrigin(r: AttrReader, b: { scope: LoadScope; backends: Backends }, backend: string, url: URL, attr: string): void {
+  const problem = offOriginProblem(b.backends.byName[backend]?.origin, backend, url);
+  if (problem !== null) invalid(r, b.scope, attr, problem);
+}

@@ -121,6 +121,81 @@ definitions {
     ]);
   });
 
+  it('refuses a key set, configuration or token URL that is not on the origin of the backend it goes through', async () => {
+    const messages = await problems(`server {}
+definitions {
+  backend "idp" {
+    origin = "https://idp.example"
+  }
+  jwt "j" {
+    jwks_url = "https://keys.example/jwks"
+    backend = "idp"
+  }
+  beta_oauth2 "a" {
+    authorization_endpoint = "https://as.example/authorize"
+    token_endpoint = "https://as.example/token"
+    backend = "idp"
+    grant_type = "authorization_code"
+    redirect_uri = "/cb"
+    client_id = "c"
+    client_secret = "s"
+    verifier_method = "state"
+    verifier_value = "v"
+  }
+  oidc "o" {
+    configuration_url = "https://op.example/.well-known/openid-configuration"
+    configuration_backend = "idp"
+    redirect_uri = "/cb"
+    client_id = "c"
+    client_secret = "s"
+    verifier_value = request.cookies.v
+  }
+  backend "api" {
+    origin = "https://api.example"
+    oauth2 {
+      grant_type = "client_credentials"
+      token_endpoint = "https://idp.example:8443/token"
+      client_id = "c"
+      client_secret = "s"
+      backend = "later"
+    }
+  }
+  backend "later" {
+    origin = "https://idp.example"
+  }
+}
+`);
+    const backendIdp = 'is not the host of backend "idp" (origin "https://idp.example"); make them the same, or use a backend without an origin.';
+    expect(messages).toEqual([
+      `portico.hcl:7,16-43: Invalid attribute value; Invalid value for attribute "jwks_url": its host "keys.example" ${backendIdp}`,
+      `portico.hcl:12,22-48: Invalid attribute value; Invalid value for attribute "token_endpoint": its host "as.example" ${backendIdp}`,
+      `portico.hcl:22,25-78: Invalid attribute value; Invalid value for attribute "configuration_url": its host "op.example" ${backendIdp}`,
+      `portico.hcl:33,24-56: Invalid attribute value; Invalid value for attribute "token_endpoint": its host "idp.example:8443" is not the host of backend "later" (origin "https://idp.example"); make them the same, or use a backend without an origin.`,
+    ]);
+    // The same host, whatever the path, is fine; so is a backend without an origin.
+    await loadOk({
+      'portico.hcl': `server {}
+definitions {
+  backend "idp" {
+    origin = "https://idp.example"
+  }
+  jwt "j" {
+    jwks_url = "https://idp.example/keys/jwks.json"
+    backend = "idp"
+  }
+  oidc "o" {
+    configuration_url = "https://idp.example/.well-known/openid-configuration"
+    backend = "idp"
+    redirect_uri = "/cb"
+    client_id = "c"
+    client_secret = "s"
+    verifier_value = request.cookies.v
+  }
+}
+`,
+    });
+  });
+
   it('checks the label of the login URL functions against the blocks of definitions', async () => {
     const messages = await problems(`server {
   endpoint "/a" {

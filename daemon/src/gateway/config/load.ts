@@ -87,7 +87,7 @@ export async function loadGatewayConfig(files: readonly string[], env: Readonly<
   const built = serverBlocks.map((block) => buildServer(block, settings.defaultPort, { scope, backends, files: fileChecks }));
   checkServerHosts(built.map((b) => b.hosts), scope);
   checkDevProxyPorts(settings.httpsDevProxy, built.map((b) => b.hosts), scope);
-  backends.checkTokenLoops();
+  backends.checkTokenRequests();
   await checkOpenApiDocuments(backends.byName, diags);
   if (diags.hasErrors) return result(null, fileChecks.referenced, backends);
 

@@ -316,6 +316,8 @@ export interface OAuth2Client {
 export interface BackendOAuth2Config {
   readonly range: Range;
   readonly tokenEndpoint: string;
+  /** Where `token_endpoint` is written. */
+  readonly tokenEndpointRange: Range;
   /** A key of `GatewayConfig.backends` for the token request. */
   readonly backend: string;
   readonly client: OAuth2Client;

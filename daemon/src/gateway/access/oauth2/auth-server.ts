@@ -1,4 +1,4 @@
-import type { GatewayConfig } from '../../config/model.js';
+import type { BackendConfig, GatewayConfig } from '../../config/model.js';
 import type { BackendSet, RequestInfo } from '../../contracts.js';
 import { readAll } from '../../endpoint/read-all.js';
 import { evalCustomLogFields } from '../../eval/eval-dyn.js';
@@ -47,6 +47,8 @@ export class AuthServerError extends PorticoError {
 export async function callAuthServer(config: GatewayConfig, backends: BackendSet, backendName: string, request: AuthServerRequest, scope: RequestScope | null, signal: AbortSignal): Promise<AuthServerAnswer> {
   const client = backends.get(backendName);
   const backend = client.config;
+  const elsewhere = offBackendOrigin(backend, request.url);
+  if (elsewhere !== null) throw new AuthServerError(elsewhere);
   const headers: Record<string, string | string[]> = { ...request.headers };
   const url = new URL(request.url.href);
   const body = request.form ? Buffer.from(request.form.toString()) : null;
@@ -78,6 +80,16 @@ export async function callAuthServer(config: GatewayConfig, backends: BackendSet
   if (raw.length > MAX_ANSWER_BYTES) throw new AuthServerError(`${request.url.origin}${request.url.pathname} answered more than ${MAX_ANSWER_BYTES} bytes`);
   answered = { status, headers: responseHeaders, body: raw };
   return { status, headers: responseHeaders, body: raw, json: decodeJson(responseHeaders['content-type'], raw) };
+}
+
+/**
+ * Why `url` may not be sent through `backend`: the backend has an origin on another host (the
+ * request would not go where the backend says; the load refuses such URLs written in the
+ * configuration, this catches those a provider's configuration names). Null when it may.
+ */
+export function offBackendOrigin(backend: Pick<BackendConfig, 'name' | 'origin'>, url: URL): string | null {
+  if (backend.origin === null || new URL(backend.origin).host === url.host) return null;
+  return `${url.origin}${url.pathname} is not on backend "${backend.name}" (origin ${backend.origin}); make the backend's origin that host, or use a backend without an origin`;
 }
 
 function decodeJson(contentType: string | readonly string[] | undefined, body: Buffer): unknown {
