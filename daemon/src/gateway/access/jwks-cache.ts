@@ -47,6 +47,11 @@ export class JwksCache {
     return this.#version;
   }
 
+  /** Until when (epoch ms) the set at hand is fresh: a check made with it stands no longer. */
+  freshUntil(): number {
+    return this.#fetchedAt === null ? 0 : this.#fetchedAt + this.#options.ttlMs;
+  }
+
   status(): JwksStatus {
     return { fetchedAt: this.#fetchedAt, keys: this.#jwks?.length ?? 0, lastError: this.#lastError };
   }

@@ -30,8 +30,10 @@ export function createJwtVerifier(config: JwtConfig, jwks: JwksCache | null): Jw
   const algorithms = jwks ? [...JWKS_ALGORITHMS] : config.algorithm ? [config.algorithm] : [];
   const fixedKey = jwks ? null : fixedVerificationKey(config);
   // Bearer tokens are sent again and again: a token whose signature checked out is kept
-  // (by its exact text, signature included) for a minute, or until the key set changes; its
-  // time claims and the configured claims are still checked on every request.
+  // (by its exact text, signature included) for a minute, or until the key set changes or
+  // stops being fresh (jwks_ttl: then the token is checked against the set fetched again, or
+  // the stale one within jwks_max_stale); its time claims and the configured claims are still
+  // checked on every request.
   const verified = new Map<string, Verified>();
   const signatureCheck = async (token: string): Promise<Readonly<Record<string, unknown>>> => {
     const now = Date.now();
@@ -53,7 +55,8 @@ export function createJwtVerifier(config: JwtConfig, jwks: JwksCache | null): Jw
     }
     Object.freeze(payload);
     if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
-    verified.set(token, { payload, until: now + VERIFIED_TTL_MS, keySet: jwks?.version ?? keySet });
+    const until = jwks ? Math.min(now + VERIFIED_TTL_MS, jwks.freshUntil()) : now + VERIFIED_TTL_MS;
+    if (until > now) verified.set(token, { payload, until, keySet: jwks?.version ?? keySet });
     return payload;
   };
   return {

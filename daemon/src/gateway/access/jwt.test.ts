@@ -20,16 +20,18 @@ function hs256(claims: Record<string, unknown>, secret = SECRET): Promise<string
 const closers: (() => void)[] = [];
 afterEach(() => closers.splice(0).forEach((c) => c()));
 
-/** A JWKS server on loopback whose key set the test replaces; counts its requests. */
+/** A JWKS server on loopback whose key set the test replaces (a rejected one answers 503); counts its requests. */
 async function jwksServer(keys: () => Promise<unknown[]>, delayMs = 0): Promise<{ url: string; requests: () => number }> {
   let requests = 0;
   const server = createServer((_req, res) => {
     requests += 1;
-    void keys().then((list) =>
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ keys: list }));
-      }, delayMs),
+    void keys().then(
+      (list) =>
+        setTimeout(() => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ keys: list }));
+        }, delayMs),
+      () => res.writeHead(503).end(),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -177,6 +179,91 @@ definitions {
     // The RS256 public key used as an HS256 secret must not verify.
     const confused = await hs256({ sub: 'x', exp: now() + 60 }, pem(rsa.publicKey));
     expect((await fetch(gw.url('/rs'), { headers: { authorization: `Bearer ${confused}` } })).status).toBe(401);
+  });
+
+  it('verifies each of the nine algorithms with its own key, and refuses a token of another algorithm of the same family', async () => {
+    const ecKeys = { ES256: 'prime256v1', ES384: 'secp384r1', ES512: 'secp521r1' } as const;
+    const rsaKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const keys = new Map<string, { sign: import('node:crypto').KeyObject | Uint8Array; verify: string }>();
+    for (const alg of ['HS256', 'HS384', 'HS512']) {
+      const secret = `${SECRET}-${alg}-and-some-more-bytes-for-the-longer-hashes`;
+      keys.set(alg, { sign: new TextEncoder().encode(secret), verify: secret });
+    }
+    for (const alg of ['RS256', 'RS384', 'RS512']) keys.set(alg, { sign: rsaKey.privateKey, verify: pem(rsaKey.publicKey) });
+    for (const [alg, curve] of Object.entries(ecKeys)) {
+      const pair = generateKeyPairSync('ec', { namedCurve: curve });
+      keys.set(alg, { sign: pair.privateKey, verify: pem(pair.publicKey) });
+    }
+    const algs = [...keys.keys()];
+    const gw = await startAccessGateway({
+      'portico.hcl': `
+server {
+  hosts = ["*:0"]
+${algs.map((alg) => `  endpoint "/${alg}" {
+    access_control = ["${alg}"]
+    response { body = request.context.${alg}.sub }
+  }`).join('\n')}
+}
+definitions {
+${algs.map((alg) => `  jwt "${alg}" {
+    signature_algorithm = "${alg}"
+    key = ${JSON.stringify(keys.get(alg)!.verify)}
+  }`).join('\n')}
+}
+`,
+    });
+    const token = (alg: string, signWith = alg): Promise<string> => new SignJWT({ sub: `${alg} user` }).setProtectedHeader({ alg }).setExpirationTime('1m').sign(keys.get(signWith)!.sign);
+    const call = async (path: string, jwt: string): Promise<[number, string]> => {
+      const res = await fetch(gw.url(`/${path}`), { headers: { authorization: `Bearer ${jwt}` } });
+      return [res.status, res.status === 200 ? await res.text() : ''];
+    };
+    for (const alg of algs) expect(await call(alg, await token(alg)), alg).toEqual([200, `${alg} user`]);
+    // The same key family, another hash: RS384 with the RS256 block's key, HS512 with HS256's secret.
+    expect(await call('RS256', await token('RS384', 'RS256'))).toEqual([401, '']);
+    expect(await call('RS512', await token('RS256', 'RS512'))).toEqual([401, '']);
+    expect(await call('HS256', await token('HS512', 'HS256'))).toEqual([401, '']);
+    // An ES384 token (its own key) at the ES256 block: the curve and the algorithm differ.
+    expect(await call('ES256', await token('ES384'))).toEqual([401, '']);
+  });
+
+  it('keeps a key set for jwks_ttl and serves it jwks_max_stale longer while the key set is down', async () => {
+    const jwk = { ...(await exportJWK(rsa.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+    let down = false;
+    const idp = await jwksServer(async () => (down ? Promise.reject(new Error('down')) : [jwk]));
+    const gw = await startAccessGateway({
+      'portico.hcl': `
+server {
+  hosts = ["*:0"]
+  endpoint "/p" {
+    access_control = ["idp"]
+    response { body = request.context.idp.sub }
+  }
+}
+definitions {
+  jwt "idp" {
+    jwks_url = "${idp.url}"
+    jwks_ttl = "1s"
+    jwks_max_stale = "1s"
+  }
+}
+`,
+    });
+    const token = await new SignJWT({ sub: 'one' }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setExpirationTime('1m').sign(rsa.privateKey);
+    const status = async (): Promise<number> => (await fetch(gw.url('/p'), { headers: { authorization: `Bearer ${token}` } })).status;
+    expect(await status()).toBe(200);
+    const fetchedAt = Date.now();
+    expect(await status()).toBe(200);
+    expect(idp.requests()).toBe(1);
+    down = true;
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    // Past jwks_ttl: fetched again, which fails; the kept set still verifies.
+    expect(await status()).toBe(200);
+    expect(idp.requests()).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, fetchedAt + 2300 - Date.now())));
+    // Past jwks_ttl + jwks_max_stale: no key set to verify with.
+    const refused = await fetch(gw.url('/p'), { headers: { authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(401);
+    expect(accessLines(gw).at(-1)).toMatchObject({ status: refused.status, error_type: 'jwt', message: expect.stringContaining('no usable key set') });
   });
 
   it('fetches the key set once for concurrent requests, follows a rotation by kid, and goes through a configured backend', async () => {
