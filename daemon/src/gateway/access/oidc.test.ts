@@ -25,11 +25,12 @@ interface Setup {
  * An OpenID Provider and a gateway with `/login` (redirects to the provider, stores the
  * verifier in a cookie, as the peer's documentation shows) and `/cb` guarded by the oidc.
  */
-async function setup(oidc: string, { authMethod = 'client_secret_basic' as 'client_secret_basic' | 'client_secret_post', extra = '' } = {}): Promise<Setup> {
+async function setup(oidc: string, { authMethod = 'client_secret_basic' as 'client_secret_basic' | 'client_secret_post', extra = '', advertisesPkce = true } = {}): Promise<Setup> {
   const port = await freePort();
   const op = await startOidcProvider({
     clients: [{ clientId: 'portico', clientSecret: 'op-secret', redirectUris: [`http://127.0.0.1:${port}/cb`], tokenEndpointAuthMethod: authMethod }],
     accounts: { alice: ALICE },
+    advertisesPkce,
   });
   providers.push(op);
   const gw = await startAccessGateway({
@@ -117,6 +118,18 @@ describe('oidc', () => {
     const ok = await callback(s, await signIn(s, login2), login2.verifier);
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { id_token_claims: { nonce: string } }).id_token_claims.nonce).toBe(s256(login2.verifier));
+  });
+
+  it('without verifier_method, uses nonce with a provider that lists no PKCE method', async () => {
+    const s = await setup('', { advertisesPkce: false });
+    const discovery = (await (await fetch(s.op.discoveryUrl)).json()) as Record<string, unknown>;
+    expect(discovery).not.toHaveProperty('code_challenge_methods_supported');
+    const login = await startLogin(s);
+    expect(login.authorization.searchParams.get('nonce')).toBe(s256(login.verifier));
+    expect(login.authorization.searchParams.has('code_challenge')).toBe(false);
+    const ok = await callback(s, await signIn(s, login), login.verifier);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { id_token_claims: { nonce: string } }).id_token_claims.nonce).toBe(s256(login.verifier));
   });
 
   it('refuses a callback whose PKCE verifier does not match (the provider refuses the code), and records the provider error', async () => {

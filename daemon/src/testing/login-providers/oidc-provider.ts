@@ -25,6 +25,8 @@ export interface OidcProviderOptions {
   readonly idTokenTtlSeconds?: number;
   readonly accessTokenTtlSeconds?: number;
   readonly signingAlg?: 'RS256' | 'ES256';
+  /** False: the discovery document lists no `code_challenge_methods_supported`, as providers without PKCE do. */
+  readonly advertisesPkce?: boolean;
 }
 
 export interface RecordedOidcRequest {
@@ -96,6 +98,8 @@ interface ProviderInstance {
 
 interface KoaContext {
   readonly req: IncomingMessage;
+  readonly path: string;
+  body: unknown;
   readonly oidc?: { readonly body?: Readonly<Record<string, unknown>> };
 }
 
@@ -141,7 +145,7 @@ function loadOidcProvider(): Promise<OidcProviderModule> {
 /** Starts an OpenID Provider (panva's oidc-provider) on 127.0.0.1 with our own login page. */
 export async function startOidcProvider(options: OidcProviderOptions): Promise<OidcProviderHandle> {
   const { default: Provider } = await loadOidcProvider();
-  const { port = 0, clients, accounts, idTokenTtlSeconds = 3600, accessTokenTtlSeconds = 3600, signingAlg = 'RS256' } = options;
+  const { port = 0, clients, accounts, idTokenTtlSeconds = 3600, accessTokenTtlSeconds = 3600, signingAlg = 'RS256', advertisesPkce = true } = options;
   const requests: RecordedOidcRequest[] = [];
   // The body is the provider's to read, so client_secret and grant_type are filled in after it has.
   const recorded = new WeakMap<IncomingMessage, RequestRecord>();
@@ -176,6 +180,15 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
       if (typeof body['client_secret'] === 'string') entry.authMethod = 'post';
       if (typeof body['grant_type'] === 'string') entry.grantType = body['grant_type'];
     });
+    if (!advertisesPkce) {
+      provider.use(async function withoutPkceMethods(ctx, next) {
+        await next();
+        if (ctx.path === '/.well-known/openid-configuration' && ctx.body !== null && typeof ctx.body === 'object') {
+          const { code_challenge_methods_supported: _dropped, ...rest } = ctx.body as Record<string, unknown>;
+          ctx.body = rest;
+        }
+      });
+    }
     provider.on('server_error', (_ctx, error) => process.stderr.write(`test OpenID Provider ${issuer}: ${error.stack ?? error.message}\n`));
     current = { provider, handle: provider.callback() };
   };
