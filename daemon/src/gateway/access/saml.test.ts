@@ -19,7 +19,7 @@ interface Setup {
 }
 
 /** A SAML IdP and a gateway with `/sso` (redirect to the IdP) and `/saml/acs` guarded by the saml control. */
-async function setup(extra = ''): Promise<Setup> {
+async function setup(extra = '', outside = ''): Promise<Setup> {
   const idp = await startSamlIdp({ users: USERS });
   idps.push(idp);
   const port = await freePort();
@@ -48,14 +48,14 @@ definitions {
 ${extra}
   }
 }
-`,
+${outside}`,
     'idp.xml': idp.metadataXml,
   });
   return { idp, gw, port, acs: `http://127.0.0.1:${port}/saml/acs` };
 }
 
-function post(s: Setup, samlResponse: string): Promise<Response> {
-  return fetch(s.acs, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ SAMLResponse: samlResponse }).toString() });
+function post(s: Setup, samlResponse: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(s.acs, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams({ SAMLResponse: samlResponse }).toString() });
 }
 
 describe('saml', () => {
@@ -83,6 +83,25 @@ describe('saml', () => {
     // groups is listed: a list; memberOf is listed but absent: an empty list; mail is not listed: its last value.
     expect(context.attributes).toEqual({ displayName: 'Alice Example', groups: ['staff', 'admins'], memberOf: [], mail: 'alice@example.test' });
     expect(accessLines(s.gw).at(-1)).toMatchObject({ status: 200, auth_user: 'alice@example.test', custom: { name: 'Alice Example' } });
+  });
+
+  it('resolves a relative sp_acs_url against the forwarded origin when accept_forwarded_url allows it, and checks the response against it', async () => {
+    const s = await setup('', 'settings {\n  accept_forwarded_url = ["proto", "host"]\n}\n');
+    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'sso.example.test' };
+    const outside = 'https://sso.example.test/saml/acs';
+    const res = await fetch(`http://127.0.0.1:${s.port}/sso`, { redirect: 'manual', headers: forwarded });
+    const location = res.headers.get('location') ?? '';
+    const request = inflateRawSync(Buffer.from(new URL(location).searchParams.get('SAMLRequest') ?? '', 'base64')).toString('utf8');
+    expect(request).toContain(`AssertionConsumerServiceURL="${outside}"`);
+    const login = await s.idp.login(location, 'alice', 'alice-pw');
+    expect(login.acsUrl).toBe(outside);
+    // The same response reaching the ACS without the forwarded headers is for another URL.
+    const direct = await post(s, login.samlResponse);
+    expect(direct.status).toBe(403);
+    expect(accessLines(s.gw).at(-1)).toMatchObject({ error_type: 'saml', message: `saml "sso": the response is addressed to ${outside}, not to this ACS URL ${s.acs}` });
+    const res2 = await post(s, login.samlResponse, forwarded);
+    expect(res2.status).toBe(200);
+    expect(((await res2.json()) as { sub: string }).sub).toBe('alice@example.test');
   });
 
   it('refuses a replayed response, an expired one, one for another audience, and one signed by another IdP (error type saml, 403)', async () => {
