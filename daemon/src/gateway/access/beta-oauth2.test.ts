@@ -18,10 +18,10 @@ interface Setup {
 }
 
 /** An authorization server (oidc-provider) and a gateway with `/login` and `/cb` guarded by a beta_oauth2 block. */
-async function setup(method: 'ccm_s256' | 'state', authMethod: 'client_secret_basic' | 'client_secret_post', extra = ''): Promise<Setup> {
+async function setup(method: 'ccm_s256' | 'state', authMethod: 'client_secret_basic' | 'client_secret_post', extra = '', redirectUri?: string): Promise<Setup> {
   const port = await freePort();
   const as = await startOidcProvider({
-    clients: [{ clientId: 'portico', clientSecret: 'as-secret', redirectUris: [`http://localhost:${port}/cb`], tokenEndpointAuthMethod: authMethod }],
+    clients: [{ clientId: 'portico', clientSecret: 'as-secret', redirectUris: [`http://localhost:${port}/cb`, `http://127.0.0.1:${port}/cb`], tokenEndpointAuthMethod: authMethod }],
     accounts: { alice: { password: 'pw', claims: { name: 'Alice' } } },
   });
   providers.push(as);
@@ -36,7 +36,7 @@ definitions {
     token_endpoint = "${as.tokenUrl}"
     token_endpoint_auth_method = "${authMethod}"
     grant_type = "authorization_code"
-    redirect_uri = "http://localhost:${port}/cb"
+    redirect_uri = "${redirectUri ?? `http://localhost:${port}/cb`}"
     client_id = "portico"
     client_secret = "as-secret"
     scope = "openid profile"
@@ -79,6 +79,16 @@ describe('beta_oauth2', () => {
     const second = await login(s);
     expect((await callback(s, second.redirect, 'z'.repeat(43))).status).toBe(403);
     expect(accessLines(s.gw).at(-1)?.['message']).toMatch(/invalid_grant/);
+  });
+
+  it('resolves a relative redirect_uri against the request origin, in the authorization URL and the token request', async () => {
+    const s = await setup('ccm_s256', 'client_secret_basic', '', '/cb');
+    const flow = await login(s);
+    expect(flow.url.searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${s.port}/cb`);
+    // The authorization server refuses a code whose token request names another redirect_uri.
+    const res = await callback(s, flow.redirect, flow.verifier);
+    expect(res.status).toBe(200);
+    expect(s.as.requests.filter((r) => r.grantType === 'authorization_code')).toHaveLength(1);
   });
 
   it('with state checks the state against the verifier before exchanging the code (client_secret_post)', async () => {

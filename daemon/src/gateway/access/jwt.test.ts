@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, exportJWK, jwtVerify, SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
 import { accessLines, startAccessGateway } from './testing/access-gateway.js';
@@ -341,6 +341,10 @@ definitions {
     const login = (await (await fetch(gw.url('/login?user=grace'))).json()) as { token: string; profile: string };
     const me = await fetch(gw.url('/me'), { headers: { authorization: `Bearer ${login.token}` } });
     expect([me.status, await me.text()]).toEqual([200, 'grace']);
+    // signing_ttl sets exp; the block's claims go in too.
+    const session = decodeJwt(login.token);
+    expect(session).toMatchObject({ sub: 'grace', iss: 'portico' });
+    expect((session.exp ?? 0) - (session.iat ?? 0)).toBe(600);
     const verified = await jwtVerify(login.profile, rsa.publicKey, { issuer: 'svc', audience: 'backend' });
     expect(verified.protectedHeader).toMatchObject({ alg: 'RS256', typ: 'JWT', kid: 'svc-1' });
     expect(verified.payload).toMatchObject({ scope: 'read' });
