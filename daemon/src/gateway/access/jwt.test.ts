@@ -65,6 +65,23 @@ definitions {
 }
 `;
 
+/** `/p` behind the jwt "idp" whose key set is at `url`; `jwt` adds to the block, `definitions` after it. */
+const JWKS_CONFIG = (url: string, jwt: string, definitions = ''): string => `
+server {
+  hosts = ["*:0"]
+  endpoint "/p" {
+    access_control = ["idp"]
+    response { body = request.context.idp.sub }
+  }
+}
+definitions {
+  jwt "idp" {
+    jwks_url = "${url}"
+    ${jwt}
+  }
+${definitions}}
+`;
+
 describe('jwt through the gateway', () => {
   it('reads a bearer token, grants its claims and marks the answer private', async () => {
     const gw = await startAccessGateway({ 'portico.hcl': HS_CONFIG() });
@@ -230,24 +247,7 @@ ${algs.map((alg) => `  jwt "${alg}" {
     const jwk = { ...(await exportJWK(rsa.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
     let down = false;
     const idp = await jwksServer(async () => (down ? Promise.reject(new Error('down')) : [jwk]));
-    const gw = await startAccessGateway({
-      'portico.hcl': `
-server {
-  hosts = ["*:0"]
-  endpoint "/p" {
-    access_control = ["idp"]
-    response { body = request.context.idp.sub }
-  }
-}
-definitions {
-  jwt "idp" {
-    jwks_url = "${idp.url}"
-    jwks_ttl = "1s"
-    jwks_max_stale = "1s"
-  }
-}
-`,
-    });
+    const gw = await startAccessGateway({ 'portico.hcl': JWKS_CONFIG(idp.url, 'jwks_ttl = "1s"\n    jwks_max_stale = "1s"') });
     const token = await new SignJWT({ sub: 'one' }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setExpirationTime('1m').sign(rsa.privateKey);
     const status = async (): Promise<number> => (await fetch(gw.url('/p'), { headers: { authorization: `Bearer ${token}` } })).status;
     expect(await status()).toBe(200);
@@ -270,25 +270,15 @@ definitions {
     let keys = [{ ...(await exportJWK(rsa.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' }];
     const idp = await jwksServer(async () => keys, 100);
     const gw = await startAccessGateway({
-      'portico.hcl': `
-server {
-  hosts = ["*:0"]
-  endpoint "/p" {
-    access_control = ["idp"]
-    response { body = request.context.idp.sub }
-  }
-}
-definitions {
-  jwt "idp" {
-    jwks_url = "${idp.url}"
-    backend  = "idp"
-  }
-  backend "idp" {
+      'portico.hcl': JWKS_CONFIG(
+        idp.url,
+        'backend = "idp"',
+        `  backend "idp" {
     origin = "${new URL(idp.url).origin}"
     set_request_headers = { x-from = "portico" }
   }
-}
 `,
+      ),
     });
     const sign = (key: import('node:crypto').KeyObject, kid: string, sub: string): Promise<string> => new SignJWT({ sub }).setProtectedHeader({ alg: 'RS256', kid }).setExpirationTime('1m').sign(key);
     const first = await sign(rsa.privateKey, 'k1', 'one');
