@@ -1,6 +1,7 @@
 // The gateway front through the daemon: a slowloris client (headers dripping in) is answered
-// 408 and dropped after PORTICO_GATEWAY_HEADER_TIMEOUT, and settings.https_dev_proxy answers
-// over TLS with the certificate the daemon generated and keeps in its data dir.
+// 408 and dropped after PORTICO_GATEWAY_HEADER_TIMEOUT, a long target 414 and large headers
+// 431 after PORTICO_GATEWAY_MAX_URL_LENGTH / _MAX_HEADER_SIZE, and settings.https_dev_proxy
+// answers over TLS with the certificate the daemon generated and keeps in its data dir.
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { request } from 'node:https';
@@ -54,7 +55,7 @@ describe('gateway front limits through the daemon', () => {
     tls = await freePort();
     const file = join(dir, 'front.hcl');
     writeFileSync(file, `server {\n  hosts = ["*:${plain}"]\n  endpoint "/hello" {\n    response { body = "hello from \${request.url}" }\n  }\n}\nsettings {\n  https_dev_proxy = ["${tls}:${plain}"]\n}\n`);
-    daemon = await startDaemon({ args: ['-f', file], env: { PORTICO_GATEWAY_HEADER_TIMEOUT: '1s' } });
+    daemon = await startDaemon({ args: ['-f', file], env: { PORTICO_GATEWAY_HEADER_TIMEOUT: '1s', PORTICO_GATEWAY_MAX_URL_LENGTH: '512', PORTICO_GATEWAY_MAX_HEADER_SIZE: '2048' } });
   });
   afterAll(async () => {
     await daemon?.dispose();
@@ -81,5 +82,16 @@ describe('gateway front limits through the daemon', () => {
     // The access line is written once the answer went out.
     await expect.poll(() => daemon.logs()).toContain(`"GET https://localhost:${tls}/hello" 200`);
     expect(daemon.logs()).toContain(`id=${reply.requestId}`);
+  });
+  it('answers a target over PORTICO_GATEWAY_MAX_URL_LENGTH 414 and headers over PORTICO_GATEWAY_MAX_HEADER_SIZE 431', async () => {
+    // Both under the defaults (8 KiB target, 16 KiB headers): a daemon that ignored the variables answers 200.
+    const query = `?q=${'a'.repeat(600)}`;
+    expect((await fetch(`http://127.0.0.1:${plain}/hello${query.slice(0, 400)}`)).status).toBe(200);
+    const long = await fetch(`http://127.0.0.1:${plain}/hello${query}`);
+    expect(long.status).toBe(414);
+    expect(long.headers.get('gateway-error')).toBe('client request error');
+    expect((await fetch(`http://127.0.0.1:${plain}/hello`, { headers: { 'x-big': 'b'.repeat(1500) } })).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${plain}/hello`, { headers: { 'x-big': 'b'.repeat(3000) } })).status).toBe(431);
+    await expect.poll(() => daemon.logs()).toContain('PORTICO_GATEWAY_MAX_URL_LENGTH');
   });
 });
