@@ -117,6 +117,8 @@ definitions {
     expect(await who('carol', 'carol-pw')).toEqual([200, { user: 'carol' }]);
     expect(await who('alice', 'bob-pw')).toEqual([401, 'Basic realm="Portico \\"ops\\""']);
     expect(await who('nobody', 'x')).toEqual([401, 'Basic realm="Portico \\"ops\\""']);
+    // Names of what every object has are users like any other: not in the file, so refused.
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) expect(await who(name, 'x'), name).toEqual([401, 'Basic realm="Portico \\"ops\\""']);
     // The precedence rule: the configured user is checked against its password only.
     expect(await who('admin', 'inline-admin-pw')).toEqual([200, { user: 'admin' }]);
     expect(await who('admin', 'file-admin-pw')).toEqual([401, 'Basic realm="Portico \\"ops\\""']);

@@ -24,8 +24,8 @@ export function basicAuth(config: BasicAuthConfig): AccessCheck {
       let ok: boolean;
       if (config.password !== '' && user === config.user) ok = timingSafeEqual(digest(password), expected);
       else {
-        const hash = config.htpasswd[user];
-        ok = hash !== undefined && verifyPassword(hash, password);
+        // Own entries only: `constructor` or `__proto__` are not in every file.
+        ok = Object.hasOwn(config.htpasswd, user) && verifyPassword(config.htpasswd[user]!, password);
       }
       if (!ok) throw fail('basic_auth', `credentials for user ${JSON.stringify(user)} do not match`);
       return { context: { user }, permissions: [], user };

@@ -22,4 +22,12 @@ describe('htpasswd', () => {
     expect(problems.map((p) => p.message).join('\n')).not.toContain('qvTGHdzF6KLavt4PO0gs2a6pQ00');
     expect(problems[1]?.message).toBe('user "alice" is listed twice');
   });
+  it('keeps a user named like a property of every object as its own entry', () => {
+    const hash = openssl('-apr1', 'proto-pw');
+    const { entries, problems } = parseHtpasswd(`__proto__:${hash}\nconstructor:${hash}\n`);
+    expect(problems).toEqual([]);
+    expect(Object.keys(entries)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getPrototypeOf(entries)).toBe(Object.prototype);
+    expect(verifyPassword(entries['__proto__']!, 'proto-pw')).toBe(true);
+  });
 });

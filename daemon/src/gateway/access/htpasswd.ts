@@ -33,7 +33,8 @@ export function parseHtpasswd(text: string): { entries: Record<string, string>; 
     const kind = hashKind(hash);
     if (kind === null) return void problems.push({ line: at, message: `the hash of user ${JSON.stringify(user)} is not supported (use apr1, md5 or bcrypt: htpasswd -m or -B, openssl passwd -apr1)` });
     if (kind !== 'bcrypt' && !/^\$(apr1|1)\$[^$]{1,8}\$[./0-9A-Za-z]{22}$/.test(hash)) return void problems.push({ line: at, message: `the ${kind} hash of user ${JSON.stringify(user)} is malformed` });
-    entries[user] = hash;
+    // Defined, not assigned: a user named __proto__ is a user like any other.
+    Object.defineProperty(entries, user, { value: hash, enumerable: true, writable: true, configurable: true });
   });
   return { entries, problems };
 }

@@ -113,13 +113,13 @@ function addProfile(profiles: Record<string, SigningProfileConfig>, seen: Map<st
 function buildBasicAuth(block: Block, label: string, b: Builders): BasicAuthConfig {
   const r = b.scope.reader(block.body, 'basic_auth');
   const htpasswdFile = b.files.path(r, 'htpasswd_file', 'file');
-  const htpasswd: Record<string, string> = {};
+  let htpasswd: Record<string, string> = {};
   if (htpasswdFile !== null) {
     const parsed = parseHtpasswd(readFileSync(htpasswdFile, 'utf8'));
     for (const problem of parsed.problems) {
       b.scope.diags.error('Invalid htpasswd file', `${htpasswdFile}:${problem.line}: ${problem.message}.`, r.attr('htpasswd_file')?.expr.range);
     }
-    Object.assign(htpasswd, parsed.entries);
+    htpasswd = parsed.entries;
   }
   const customLogFields = logFields(r, []);
   return {
