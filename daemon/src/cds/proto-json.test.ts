@@ -24,6 +24,9 @@ describe('canonical proto3 JSON', () => {
   it('accepts camelCase names, enum numbers and integers as strings, and ignores unknown fields', () => {
     const message = fromProtoJson(types.Cluster, { name: 'a', connectTimeout: '1s', lbPolicy: 3, perConnectionBufferLimitBytes: '7', brandNewField: { x: 1 } });
     expect(toProtoJson(types.Cluster, message)).toEqual({ name: 'a', connect_timeout: '1s', lb_policy: 'RANDOM', per_connection_buffer_limit_bytes: 7 });
+    // Keys every object inherits are unknown fields like any other.
+    const inherited = fromProtoJson(types.DiscoveryRequest, { constructor: 'x', toString: [], node: { valueOf: {} }, ...JSON.parse('{"__proto__": {"a": 1}}') });
+    expect(toProtoJson(types.DiscoveryRequest, inherited)).toEqual({ node: {} });
   });
 
   it('wraps a DiscoveryResponse resource as an Any with @type', () => {
@@ -42,6 +45,7 @@ describe('canonical proto3 JSON', () => {
     };
     expect(problem({ connect_timeout: 5 })).toBe('connect_timeout: expected a duration such as "1.5s", got number 5');
     expect(problem({ lb_policy: 'FASTEST' })).toContain('lb_policy: expected one of ROUND_ROBIN');
+    expect(problem({ lb_policy: 'constructor' })).toContain('lb_policy: expected one of ROUND_ROBIN');
     expect(problem({ health_checks: {} })).toBe('health_checks: expected a JSON array, got an object');
     expect(problem({ per_connection_buffer_limit_bytes: -1 })).toBe('per_connection_buffer_limit_bytes: -1 is out of range for uint32');
     expect(problem({ transport_socket: { typed_config: { '@type': 'type.googleapis.com/nope.Missing' } } })).toContain('unknown Any type');

@@ -183,7 +183,8 @@ function messageFromJson(type: protobuf.Type, json: unknown, path: string): Msg 
   const out: Msg = {};
   const oneofSeen = new Map<string, string>();
   for (const [key, value] of Object.entries(json)) {
-    const field = type.fields[key] ?? type.fieldsArray.find((f) => camel(f.name) === key);
+    // Own fields only: a key such as `constructor` or `toString` is an unknown field, not Object's.
+    const field = (Object.hasOwn(type.fields, key) ? type.fields[key] : undefined) ?? type.fieldsArray.find((f) => camel(f.name) === key);
     if (!field) continue; // unknown fields are ignored: a client built with newer protos still gets through
     const where = path ? `${path}.${field.name}` : field.name;
     if (value === null && field.resolvedType?.fullName !== '.google.protobuf.Value') continue;
@@ -221,7 +222,7 @@ function fieldFromJson(field: protobuf.Field, value: unknown, path: string): unk
 
 function enumFromJson(e: protobuf.Enum, value: unknown, path: string): number {
   if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (typeof value === 'string' && value in e.values) return e.values[value]!;
+  if (typeof value === 'string' && Object.hasOwn(e.values, value)) return e.values[value]!;
   throw new ProtoJsonError(path, `expected one of ${Object.keys(e.values).join(', ')} (${e.name}), got ${describe(value)}`);
 }
 
