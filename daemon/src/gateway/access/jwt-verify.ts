@@ -65,11 +65,11 @@ export function createJwtVerifier(config: JwtConfig, jwks: JwksCache | null): Jw
       if (typeof claims?.['iss'] === 'string' && payload['iss'] !== claims['iss']) throw new GatewayError('jwt_token_invalid', 'unexpected "iss" claim value');
       if (typeof claims?.['aud'] === 'string' && !audienceHas(payload['aud'], claims['aud'])) throw new GatewayError('jwt_token_invalid', 'unexpected "aud" claim value');
       for (const name of config.requiredClaims) {
-        if (!(name in payload)) throw new GatewayError('jwt_token_invalid', `required claim is missing: ${name}`);
+        if (!Object.hasOwn(payload, name)) throw new GatewayError('jwt_token_invalid', `required claim is missing: ${name}`);
       }
       for (const [name, expected] of Object.entries(claims ?? {})) {
         if ((name === 'iss' || name === 'aud') && typeof expected === 'string') continue;
-        if (!(name in payload)) throw new GatewayError('jwt_token_invalid', `required claim is missing: ${name}`);
+        if (!Object.hasOwn(payload, name)) throw new GatewayError('jwt_token_invalid', `required claim is missing: ${name}`);
         if (!sameClaim(payload[name], expected)) throw new GatewayError('jwt_token_invalid', `unexpected value for claim ${name}`);
       }
       return payload as Record<string, unknown>;

@@ -156,6 +156,11 @@ describe('jwt through the gateway', () => {
     expect(await call({ iss: 'elsewhere', sub: 'ada', role: 'x' }, 'ada')).toBe(401);
     expect(await call({ iss: 'portico', sub: 'ada' }, 'ada')).toBe(401);
     expect(accessLines(gw).map((l) => l['error_type'] ?? null)).toEqual([null, 'jwt_token_invalid', 'jwt_token_invalid', 'jwt_token_invalid']);
+    // A required claim named like what every object has must be in the token itself.
+    const own = await startAccessGateway({ 'portico.hcl': HS_CONFIG('required_claims = ["constructor"]') });
+    const ownCall = async (claims: Record<string, unknown>): Promise<number> => (await fetch(own.url('/me'), { headers: { authorization: `Bearer ${await hs256({ exp: now() + 60, sub: 's', ...claims })}` } })).status;
+    expect(await ownCall({})).toBe(401);
+    expect(await ownCall({ constructor: 'c' })).toBe(200);
   });
 
   it('verifies RS256 with a key file and ES256 with an inline key; disable_private_caching keeps the answer public', async () => {

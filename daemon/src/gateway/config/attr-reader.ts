@@ -97,7 +97,8 @@ export class AttrReader {
       return false;
     }
     for (const c of refs.calls) {
-      const unsupported = UNSUPPORTED_FUNCTIONS[c.name];
+      // Own entries only: `toString()` or `constructor()` name no function.
+      const unsupported = Object.hasOwn(UNSUPPORTED_FUNCTIONS, c.name) ? UNSUPPORTED_FUNCTIONS[c.name] : undefined;
       if (unsupported !== undefined) {
         if (report) diags.error('Unsupported function', `${c.name}() cannot be used: ${unsupported}.`, c.range);
         return false;
@@ -119,16 +120,17 @@ export class AttrReader {
       known = false;
     }
     for (const c of refs.calls) {
-      const unsupported = UNSUPPORTED_FUNCTIONS[c.name];
+      // Own entries only: `toString()` or `constructor()` name no function.
+      const unsupported = Object.hasOwn(UNSUPPORTED_FUNCTIONS, c.name) ? UNSUPPORTED_FUNCTIONS[c.name] : undefined;
       if (unsupported !== undefined) {
         this.scope.diags.error('Unsupported function', `${c.name}() cannot be used: ${unsupported}.`, c.range);
         known = false;
         continue;
       }
       if (c.name === 'jwt_sign') this.checkSigningLabel(c);
-      const loginKinds = LOGIN_FUNCTIONS[c.name];
+      const loginKinds = Object.hasOwn(LOGIN_FUNCTIONS, c.name) ? LOGIN_FUNCTIONS[c.name] : undefined;
       if (loginKinds) this.checkLoginLabel(c, loginKinds);
-      if (c.name in standardFunctions || REQUEST_FUNCTIONS.includes(c.name)) continue;
+      if (Object.hasOwn(standardFunctions, c.name) || REQUEST_FUNCTIONS.includes(c.name)) continue;
       this.scope.diags.error('Call to unknown function', `There is no function named "${c.name}".`, c.range);
       known = false;
     }

@@ -52,6 +52,10 @@ defaults { environment_variables = { A = "1" } }
 
   it('names an unsupported attribute at its name', () => {
     expect(check('server {\n  hostz = ["a"]\n}\n')).toEqual(['portico.hcl:2,3-8: Unsupported argument; An argument named "hostz" is not expected here.']);
+    expect(check('server {\n  toString = 1\n  constructor = 2\n}\n')).toEqual([
+      'portico.hcl:2,3-11: Unsupported argument; An argument named "toString" is not expected here.',
+      'portico.hcl:3,3-14: Unsupported argument; An argument named "constructor" is not expected here.',
+    ]);
   });
 
   it('names a block in the wrong place at its type', () => {

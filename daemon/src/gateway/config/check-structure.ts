@@ -15,7 +15,8 @@ export function checkStructure(body: Body): Diagnostic[] {
 
 function checkBody(body: Body, type: string, spec: BlockSpec, owner: Block | null, diags: Diagnostic[]): void {
   for (const attr of Object.values(body.attributes)) {
-    if (!(attr.name in spec.attributes)) {
+    // Own entries only: `toString` or `constructor` are arguments like any other unknown one.
+    if (!Object.hasOwn(spec.attributes, attr.name)) {
       diags.push(error('Unsupported argument', `An argument named "${attr.name}" is not expected here.`, attr.nameRange));
     }
   }

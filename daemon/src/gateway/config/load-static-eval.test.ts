@@ -66,6 +66,11 @@ describe('static or per request', () => {
       'portico.hcl:3,49-53: Call to unknown function; There is no function named "nope".',
       'portico.hcl:4,31-34: Unknown variable; There is no variable named "evn".',
     ]);
+    // Names every object has are unknown like any other.
+    expect(await problems(ENDPOINT('    set_response_headers = { a = toString(1), b = constructor() }'))).toEqual([
+      'portico.hcl:3,34-42: Call to unknown function; There is no function named "toString".',
+      'portico.hcl:3,51-62: Call to unknown function; There is no function named "constructor".',
+    ]);
   });
 
   it('passes evaluation errors through with their positions', async () => {
