@@ -34,6 +34,7 @@ describe('portico CLI', () => {
 
   it.each([
     [['frobnicate'], /unknown command 'frobnicate'/],
+    [['constructor'], /unknown command 'constructor'/],
     [['daemon', '--frob'], /unknown option '--frob'/],
     [['daemon', '--mode', 'turbo'], /unknown mode 'turbo'; choose one of all, gateway, cds, callback-worker, ingest-worker, retention-worker/],
     [['tui', '--colour'], /unknown option '--colour'/],

@@ -56,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
       console.log(VERSION);
       return 0;
     }
-    const run = COMMANDS[command];
+    const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
     if (!run) throw new UsageError(command.startsWith('-') ? `unknown option '${command}'` : `unknown command '${command}'`, HELP);
     return await run(rest);
   } catch (error) {
