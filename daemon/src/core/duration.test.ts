@@ -11,7 +11,7 @@ describe('parseDuration', () => {
     ['100us', 0.1],
   ])('%s is %d ms', (text, ms) => expect(parseDuration(text, 'X')).toBe(ms));
 
-  it.each(['', 's', '5 s', '5x', '5s-', '-5s'])('refuses %j with the accepted forms', (text) => {
+  it.each(['', 's', '5 s', '5x', '5s-', '-5s', '5constructor'])('refuses %j with the accepted forms', (text) => {
     expect(() => parseDuration(text, 'PORTICO_SHUTDOWN_TIMEOUT')).toThrow(/PORTICO_SHUTDOWN_TIMEOUT: .* is not a duration; write a number and a unit/);
   });
 });

@@ -31,7 +31,8 @@ export function parseGoDuration(text: string): number | string {
     const unitLength = s.search(/[.\d]/);
     const unit = unitLength === -1 ? s : s.slice(0, unitLength);
     if (unit === '') return `time: missing unit in duration ${JSON.stringify(text)}`;
-    const factor = DURATION_UNITS[unit];
+    // Own entries only: `1constructor` names no unit.
+    const factor = Object.hasOwn(DURATION_UNITS, unit) ? DURATION_UNITS[unit] : undefined;
     if (factor === undefined) return `time: unknown unit ${JSON.stringify(unit)} in duration ${JSON.stringify(text)}`;
     total += Number(`${intPart || '0'}.${fracPart ?? ''}0`) * factor;
     s = s.slice(unit.length);

@@ -25,6 +25,8 @@ describe("Go's duration syntax", () => {
     ['10', 'time: missing unit in duration "10"'],
     ['1d', 'time: unknown unit "d" in duration "1d"'],
     ['1s 2m', 'time: unknown unit "s " in duration "1s 2m"'],
+    ['1constructor', 'time: unknown unit "constructor" in duration "1constructor"'],
+    ['2valueOf', 'time: unknown unit "valueOf" in duration "2valueOf"'],
   ])('refuses %j as Go does', (text, message) => {
     expect(parseGoDuration(text)).toBe(message);
   });
