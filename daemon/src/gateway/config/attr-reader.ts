@@ -11,6 +11,11 @@ export const REQUEST_FUNCTIONS: readonly string[] = ['unixtime', 'oauth2_verifie
 const UNSUPPORTED_FUNCTIONS: Readonly<Record<string, string>> = {};
 /** The login URL functions and the block types their label must name. */
 const LOGIN_FUNCTIONS: Readonly<Record<string, readonly string[]>> = { oauth2_authorization_url: ['beta_oauth2', 'oidc'], saml_sso_url: ['saml'] };
+
+/** A table's own entry: `toString()` or `constructor()` name no function. */
+function ownEntry<T>(table: Readonly<Record<string, T>>, name: string): T | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
+}
 /** Variables that exist only while a request is served. */
 export const REQUEST_VARIABLES: readonly string[] = ['request', 'backend_requests', 'backend_responses', 'backends', 'backend_request', 'backend_response'];
 const LOAD_VARIABLES: readonly string[] = ['env', 'gateway'];
@@ -97,8 +102,7 @@ export class AttrReader {
       return false;
     }
     for (const c of refs.calls) {
-      // Own entries only: `toString()` or `constructor()` name no function.
-      const unsupported = Object.hasOwn(UNSUPPORTED_FUNCTIONS, c.name) ? UNSUPPORTED_FUNCTIONS[c.name] : undefined;
+      const unsupported = ownEntry(UNSUPPORTED_FUNCTIONS, c.name);
       if (unsupported !== undefined) {
         if (report) diags.error('Unsupported function', `${c.name}() cannot be used: ${unsupported}.`, c.range);
         return false;
@@ -120,15 +124,14 @@ export class AttrReader {
       known = false;
     }
     for (const c of refs.calls) {
-      // Own entries only: `toString()` or `constructor()` name no function.
-      const unsupported = Object.hasOwn(UNSUPPORTED_FUNCTIONS, c.name) ? UNSUPPORTED_FUNCTIONS[c.name] : undefined;
+      const unsupported = ownEntry(UNSUPPORTED_FUNCTIONS, c.name);
       if (unsupported !== undefined) {
         this.scope.diags.error('Unsupported function', `${c.name}() cannot be used: ${unsupported}.`, c.range);
         known = false;
         continue;
       }
       if (c.name === 'jwt_sign') this.checkSigningLabel(c);
-      const loginKinds = Object.hasOwn(LOGIN_FUNCTIONS, c.name) ? LOGIN_FUNCTIONS[c.name] : undefined;
+      const loginKinds = ownEntry(LOGIN_FUNCTIONS, c.name);
       if (loginKinds) this.checkLoginLabel(c, loginKinds);
       if (Object.hasOwn(standardFunctions, c.name) || REQUEST_FUNCTIONS.includes(c.name)) continue;
       this.scope.diags.error('Call to unknown function', `There is no function named "${c.name}".`, c.range);
