@@ -88,6 +88,27 @@ describe('LiveStore', () => {
     expect(store.getState()).toMatchObject({ connection: 'connected', disconnectedAt: null });
   });
 
+  it('does not apply a status read that was under way when the link dropped, nor let it hold up the read after the reconnect', async () => {
+    const { source, store } = start();
+    source.setLink({ kind: 'open' });
+    let answer: (status: typeof source.status) => void = () => undefined;
+    source.fetchStatus = () => new Promise((resolve) => (answer = resolve));
+    const reading = store.refresh();
+    source.setLink({ kind: 'lost', problem: null });
+    const stale = store.getState();
+    // Back before the old read answered: a new read goes out (the old one does not hold it up) and is applied.
+    source.fetchStatus = FakeSource.prototype.fetchStatus;
+    source.status = { ...source.status, pid: 99 };
+    source.setLink({ kind: 'open' });
+    await expect.poll(() => store.getState().status.pid).toBe(99);
+    expect(store.getState().statusReadAt).toBeGreaterThanOrEqual(stale.statusReadAt);
+    // The old daemon's answer (it answered while stopping) arrives last and changes nothing.
+    const current = store.getState();
+    answer({ ...stale.status, pid: 4242 });
+    await reading;
+    expect(store.getState()).toBe(current);
+  });
+
   it('shows a rejected save from config.status at start, until a reload applies', async () => {
     const { source, store } = start({}, withRejectedSave());
     await expect.poll(() => store.getState().rejectedReload?.result).toBe('rejected');

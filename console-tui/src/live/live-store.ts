@@ -40,7 +40,10 @@ export class LiveStore {
   #state: LiveState;
   #lastEventId: string | null;
   #wasOpen = false;
-  #refreshing = false;
+  /** Counts the link's drops: a read that was under way when the link dropped is not applied (the screen stays the snapshot of the moment it dropped). */
+  #drops = 0;
+  /** The drop count a status read is under way for, or null: one read per link at a time. */
+  #refreshing: number | null = null;
   #configRead: Promise<void> | null = null;
   #configAgain = false;
   #stopped = false;
@@ -78,15 +81,16 @@ export class LiveStore {
 
   /** Re-reads system.status; a failure leaves the last good status on screen. */
   async refresh(): Promise<void> {
-    if (this.#refreshing || this.#stopped) return;
-    this.#refreshing = true;
+    const drops = this.#drops;
+    if (this.#refreshing === drops || this.#stopped) return;
+    this.#refreshing = drops;
     try {
       const status = await this.#source.fetchStatus(AbortSignal.timeout(5_000));
-      if (!this.#stopped) this.#set({ status, statusReadAt: this.#options.now() });
+      if (!this.#stopped && drops === this.#drops) this.#set({ status, statusReadAt: this.#options.now() });
     } catch {
       // The link state already tells the operator; the next reconnect reads again.
     } finally {
-      this.#refreshing = false;
+      if (this.#refreshing === drops) this.#refreshing = null;
     }
   }
 
@@ -115,6 +119,7 @@ export class LiveStore {
   /** Unreachable: keeps what is shown (the link state says why); any other refusal (no gateway in that process): nothing to show. */
   async #readConfig(): Promise<void> {
     if (this.#stopped) return;
+    const drops = this.#drops;
     let rejectedReload: ReloadRecord | null;
     try {
       const { last } = await this.#source.fetchConfigStatus(AbortSignal.timeout(5_000));
@@ -124,7 +129,7 @@ export class LiveStore {
       if (code === 'unreachable' || code === 'timeout') return;
       rejectedReload = null;
     }
-    if (!this.#stopped) this.#set({ rejectedReload });
+    if (!this.#stopped && drops === this.#drops) this.#set({ rejectedReload });
   }
 
   #subscribeEvents(): void {
@@ -156,16 +161,21 @@ export class LiveStore {
         return;
       }
       case 'connecting':
-        if (this.#wasOpen) this.#set({ connection: 'disconnected', problem: null, disconnectedAt: this.#droppedAt() });
+        if (this.#wasOpen) this.#dropped({ connection: 'disconnected', problem: null });
         else this.#set({ connection: 'connecting', problem: null });
         return;
       case 'lost':
-        this.#set({ connection: 'disconnected', problem: link.problem, disconnectedAt: this.#droppedAt() });
+        this.#dropped({ connection: 'disconnected', problem: link.problem });
         return;
       case 'refused':
-        this.#set({ connection: 'refused', problem: link.problem, disconnectedAt: this.#droppedAt() });
+        this.#dropped({ connection: 'refused', problem: link.problem });
         return;
     }
+  }
+
+  #dropped(patch: Pick<LiveState, 'connection' | 'problem'>): void {
+    this.#drops += 1;
+    this.#set({ ...patch, disconnectedAt: this.#droppedAt() });
   }
 
   /** When the link dropped: kept through the retries, so "last update" does not creep forward. */
