@@ -40,6 +40,19 @@ describe('liveReducer', () => {
     expect(state).toMatchObject({ link: 'live', disconnectedAt: null });
   });
 
+  it('keeps the stale page when a read answers after the link dropped, and takes the read after the reconnect', () => {
+    let state = liveReducer(initialLiveState, { type: 'status-loaded', status, at: 0 });
+    state = liveReducer(state, { type: 'subscription-started' });
+    state = liveReducer(state, { type: 'socket-closed', at: 5 });
+    const stale = state;
+    state = liveReducer(state, { type: 'status-loaded', status: { ...status, pid: 4242 }, at: 6 });
+    state = liveReducer(state, { type: 'config-read', status: configStatus(reload('rejected')) });
+    expect(state).toBe(stale);
+    state = liveReducer(state, { type: 'subscription-started' });
+    state = liveReducer(state, { type: 'status-loaded', status: { ...status, pid: 99 }, at: 7 });
+    expect(state).toMatchObject({ link: 'live', statusAt: 7, status: { pid: 99 } });
+  });
+
   it('shows a component state change from an event before the refetch', () => {
     let state = liveReducer(initialLiveState, { type: 'status-loaded', status, at: 0 });
     state = liveReducer(state, { type: 'event', event: event(1, { type: 'component.state', component: component('store', 'failed') }) });

@@ -46,6 +46,9 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
       if (state.link === 'disconnected') return state;
       return { ...state, link: 'disconnected', disconnectedAt: action.at };
     case 'status-loaded':
+      // An answer that arrives while the link is down (a read the stopping daemon still
+      // answered) would change the stale page; the read after the reconnect brings it up to date.
+      if (state.link === 'disconnected') return state;
       return { ...state, status: action.status, statusAt: action.at, statusError: null };
     case 'status-failed':
       return { ...state, statusError: action.message };
@@ -56,6 +59,7 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
         status: state.status ? applyEventToStatus(state.status, action.event) : state.status,
       };
     case 'config-read': {
+      if (state.link === 'disconnected') return state;
       const last = action.status?.last ?? null;
       return { ...state, rejectedReload: last && last.result !== 'applied' ? last : null };
     }
