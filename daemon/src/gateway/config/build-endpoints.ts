@@ -4,33 +4,14 @@ import type { Backends } from './build-backends.js';
 import { buildAccess, buildModifiers, elementRange, joinPaths, logFields, unique, type Inherited } from './build-common.js';
 import { buildUpstreams, METHOD_TOKEN } from './build-upstream.js';
 import { headerRange, where } from './diagnostics.js';
+import { CATCHABLE_KINDS } from '../errors/error-types.js';
 import type { CustomLogFields, Dyn, EndpointConfig, ErrorHandlerConfig, Permission } from './model.js';
 
 export const STANDARD_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
 
 /** Error types of the reference's table that error_handler labels may name (`*` for all). */
-export const ERROR_TYPES: readonly string[] = [
-  '*',
-  'access_control',
-  'basic_auth',
-  'basic_auth_credentials_missing',
-  'jwt',
-  'jwt_token_missing',
-  'jwt_token_expired',
-  'jwt_token_invalid',
-  'oauth2',
-  'saml',
-  'beta_insufficient_permissions',
-  'backend',
-  'backend_timeout',
-  'backend_unhealthy',
-  'backend_openapi_validation',
-  'beta_backend_token_request',
-  'endpoint',
-  'sequence',
-  'unexpected_status',
-];
+export const ERROR_TYPES: readonly string[] = ['*', ...CATCHABLE_KINDS];
 
 /** What an api passes to its endpoints besides the common inheritance. */
 export interface EndpointDefaults {
