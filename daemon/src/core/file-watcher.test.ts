@@ -68,6 +68,24 @@ describe('FileWatcher', () => {
     expect(calls).toEqual([['later.csv'], ['marker.csv']]);
   });
 
+  it('watches no other entry of the directory, and still reports a watched file created later', async () => {
+    const file = join(dir, 'portico.hcl');
+    const later = join(dir, 'later.hcl');
+    const log = join(dir, 'portico.log');
+    writeFileSync(file, 'one');
+    writeFileSync(log, '');
+    writeFileSync(join(dir, 'notes.txt'), '');
+    await watcher.update({ files: [file, later] });
+    // A busy neighbour (a log file beside the configuration) is neither watched nor stat'ed by chokidar.
+    expect(watcher.watchedEntries()[dir]).toEqual(['portico.hcl']);
+    for (let i = 0; i < 20; i += 1) writeFileSync(log, `line ${i}\n`, { flag: 'a' });
+    writeFileSync(later, 'now here');
+    await expect.poll(() => calls).toEqual([['later.hcl']]);
+    EDITOR_SAVES['write a temporary file and rename it over (atomic save)']!(file, 'two');
+    await expect.poll(() => calls).toEqual([['later.hcl'], ['portico.hcl']]);
+    expect(watcher.watchedEntries()[dir]?.sort()).toEqual(['later.hcl', 'portico.hcl']);
+  });
+
   it('reports a save that comes right after the one just reported (chokidar throttles a change for 50 ms)', async () => {
     const file = join(dir, 'portico.hcl');
     writeFileSync(file, 'one');

@@ -94,7 +94,10 @@ export class FileWatcher {
     }
     // chokidar emits `ready` once per watcher, so a changed set gets a new watcher; the old
     // one closes only after the new one is ready, so no save in between goes unseen.
-    const next = watch([...wanted], { ignoreInitial: true, depth: 0, atomic: true });
+    // Other entries of the directories are not watched: chokidar would otherwise watch each one
+    // and stat it on every write (a log file beside the configuration: hundreds of stats a
+    // second). The directories' own events still arrive, raw ones included.
+    const next = watch([...wanted], { ignoreInitial: true, depth: 0, atomic: true, ignored: (path) => this.#ignores(path) });
     next.on('all', (_event, path) => this.#seen(path));
     next.on('raw', (_event, name, details) => this.#seenRaw(name, details));
     next.on('error', (error) => this.#onError(error));
@@ -145,6 +148,17 @@ export class FileWatcher {
     } else {
       this.#seen(path);
     }
+  }
+
+  /** Entries of the watched directories that count for nothing (the directories themselves count). */
+  #ignores(path: string): boolean {
+    const full = resolve(path);
+    return !this.#watchedDirectories.has(full) && !this.#counts(full);
+  }
+
+  /** What chokidar watches now, as `directory → entries` (for tests). */
+  watchedEntries(): Record<string, string[]> {
+    return this.#watcher?.getWatched() ?? {};
   }
 
   #counts(path: string): boolean {
