@@ -8,11 +8,14 @@
 //   counting objects later collected by scavenges too): bytes allocated per request, by function.
 //   BENCH_HEAP=survivors counts only objects that outlived a scavenge (those that are copied,
 //   then promoted to the old generation: what makes scavenges slow).
+//   BENCH_PERF=1 samples with Linux perf (software cpu-clock event, JIT names from --perf-basic-prof)
+//   instead of V8's profiler: on some virtual machines V8's samples land almost only in writev and
+//   name no JavaScript at all; perf's do, kernel and native code included. CPU time only (no idle).
 //   BENCH_ROUTE=jwt profiles the same route behind an RS256 jwt access control (Portico only);
 //   BENCH_ENDPOINT_HCL='set_response_headers = { x-a = "1" }' adds attributes to the endpoint block.
 //   BENCH_TARGET=portico|bare BENCH_RATE=2000 BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_ACCESS_LINES=1 BENCH_TOP=40 node scripts/bench/gateway/profile.mjs
 // BENCH_RATE paces wrk (fixed-rate.lua) so two targets do the same work; unset, wrk goes flat out.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -39,6 +42,9 @@ const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : null;
 /** BENCH_HEAP=1: allocations per request by function, instead of CPU time; =survivors: only what outlived a scavenge. */
 const HEAP = process.env.BENCH_HEAP === '1' || process.env.BENCH_HEAP === 'survivors';
 const SURVIVORS = process.env.BENCH_HEAP === 'survivors';
+/** BENCH_PERF=1: Linux perf's cpu-clock samples instead of V8's profiler. */
+const PERF = process.env.BENCH_PERF === '1';
+const PERF_HZ = 4999;
 const PORTICO = process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js');
 const PATH = '/bench/item.json';
 const rsa = JWT ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : null;
@@ -71,10 +77,40 @@ export function summarize(profile, from = -Infinity, to = Infinity) {
   return { total, functions: [...functions].sort((a, b) => b[1] - a[1]) };
 }
 
+/**
+ * Self time per symbol from `perf record` samples, in the shape of summarize(): JIT code named
+ * as V8's profiler names it (`name path:line`), native code as `symbol (library)`.
+ */
+function perfSummary(data) {
+  const out = execFileSync('perf', ['report', '-i', data, '--no-children', '--sort', 'dso,sym', '-g', 'none', '-n', '-q'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+  const functions = new Map();
+  let total = 0;
+  for (const line of out.split('\n')) {
+    const m = /^\s*[\d.]+%\s+(\d+)\s+(\S+(?: tid \d+)?)\s+\[(.)\]\s+(.*?)\s*$/.exec(line);
+    if (!m) continue;
+    const us = (Number(m[1]) * 1e6) / PERF_HZ;
+    const [, , dso, level, symbol] = m;
+    const js = /^(?:JS|RegExp):[*^~+]?(.*?) ?(?:file:\/\/)?(\/\S+|node:\S+)?$/.exec(symbol);
+    let key;
+    if (level === 'k') key = `${symbol} (kernel)`;
+    else if (dso.startsWith('[JIT]') && js && symbol.startsWith('JS:')) {
+      const where = js[2] ? js[2].replace(/:(\d+):\d+$/, ':$1') : '';
+      key = `${js[1] || '(anonymous)'} ${where.startsWith('/') ? relative(ROOT, where) : where}`.trim();
+    }
+    else if (dso.startsWith('[JIT]')) key = symbol;
+    else key = `${symbol} (${dso})`;
+    functions.set(key, (functions.get(key) ?? 0) + us);
+    total += us;
+  }
+  return { total, functions: [...functions].sort((a, b) => b[1] - a[1]) };
+}
+
 /** Native frames that are system calls (their time is mostly the kernel's). */
 const SYSCALLS = new Set(['writev', 'writeLatin1String', 'writeBuffer', 'writeUtf8String', 'writeString', 'read', 'close', 'fstat', 'open']);
 
 function kindOf(name) {
+  if (name.endsWith('(kernel)')) return 'kernel';
+  if (/ \((node|libc\.so\.6|libstdc\+\+[^)]*|\[vdso\])\)$/.test(name)) return name.startsWith('Builtins_') ? 'V8 builtins' : 'native (node, V8, libc)';
   const file = /\s(\S+):\d+$/.exec(name)?.[1] ?? name;
   if (SYSCALLS.has(name)) return 'system calls (writev, write...)';
   if (file.includes('node_modules/undici')) return 'undici';
@@ -157,7 +193,8 @@ if (process.argv[2]) {
   try {
     const [backendPort, proxyPort, controlPort, servicesPort, cdsPort, inspectPort] = await Promise.all(Array.from({ length: 6 }, freePort));
     // CPU profile, or an inspector session for the heap sampler.
-    const profiling = HEAP ? [`--inspect=127.0.0.1:${inspectPort}`] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
+    const profiling = HEAP ? [`--inspect=127.0.0.1:${inspectPort}`] : PERF ? ['--perf-basic-prof'] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
+    if (PERF) need('perf');
     mkdirSync(join(dir, 'www/bench'), { recursive: true });
     writeFileSync(join(dir, 'www', PATH), BENCH_ITEM);
     children.push(startNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${join(dir, 'www')}; }`)));
@@ -188,6 +225,8 @@ if (process.argv[2]) {
     const strace = STRACE ? spawn('strace', ['-c', '-f', '-o', join(dir, 'strace.txt'), '-p', String(proxy.pid)], { stdio: 'ignore' }) : null;
     const session = HEAP ? await inspector(inspectPort) : null;
     await session?.send('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !SURVIVORS });
+    const perfData = join(dir, 'perf.data');
+    const perf = PERF ? spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(PERF_HZ), '-p', String(proxy.pid), '-o', perfData], { stdio: 'ignore' }) : null;
     const from = Number(process.hrtime.bigint() / 1000n);
     const run = await startWrk(url, { ...load, seconds: SECONDS }).done;
     const to = Number(process.hrtime.bigint() / 1000n);
@@ -204,7 +243,10 @@ if (process.argv[2]) {
     const what = TARGET === 'bare' ? 'the bare undici proxy' : `Portico, a ${JWT ? 'jwt (RS256) protected' : 'plain'} proxy route, access lines ${ACCESS_LINES ? 'on' : 'off'}`;
     console.log(`wrk -c${CONNECTIONS} -d${SECONDS}s${RATE ? ` at ${RATE} req/s` : ''} through ${what}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99} (the profiler slows the process down)`);
     if (heap) printHeap(heap, TOP, run.requests);
-    else {
+    else if (perf) {
+      await new Promise((resolve) => (perf.once('exit', resolve), perf.kill('SIGINT')));
+      print(perfSummary(perfData), TOP, run.requests);
+    } else {
       const exited = new Promise((resolve) => proxy.once('exit', resolve));
       proxy.kill('SIGTERM');
       await exited;
