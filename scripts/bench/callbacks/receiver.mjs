@@ -1,7 +1,7 @@
 // Loopback HTTPS receiver for the callbacks benchmark: a cluster of RECEIVERS processes sharing one
 // port (the primary hands each new connection to the next process), each answering 200 at once,
 // so the receiver is not what limits a run. The parent asks the primary for the requests (and
-// distinct webhook-ids) seen by all processes together.
+// distinct webhook-ids) seen by all processes together, and for their CPU time so far.
 //   node receiver.mjs CERT KEY [PROCESSES]
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
@@ -42,6 +42,10 @@ if (cluster.isPrimary) {
       await ask('reset');
       process.send({ reset: true });
     }
+    if (m === 'cpu') {
+      const answers = await ask('cpu');
+      process.send({ cpuUs: answers.reduce((n, a) => n + a.cpuUs, 0) });
+    }
     if (m === 'stop') {
       for (const w of workers) w.kill();
       process.exit(0);
@@ -65,6 +69,10 @@ if (cluster.isPrimary) {
   server.listen(0, '127.0.0.1');
   process.on('message', (m) => {
     if (m === 'count') process.send({ answer: 'count', count, connections, ids });
+    if (m === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send({ answer: 'cpu', cpuUs: user + system });
+    }
     if (m === 'reset') {
       count = 0;
       connections = 0;

@@ -11,6 +11,9 @@
 //   BENCH_PORTICO=daemon/bin/portico.js   another build's CLI (before/after comparisons); its dist/ seeds the rows
 //   BENCH_PROFILE=DIR               worker processes run with --cpu-prof into DIR; the top functions
 //                                   by self time are printed (scripts/bench/gateway/profile.mjs FILE)
+// With the SQLite run it also prints what 0.8 of the ceiling leaves a worker on this machine's
+// cores (the receiver's CPU a request is measured at the ceiling) against a worker's floor: the
+// bare client's CPU a request plus the outbox's own writes, timed alone in this process.
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -38,6 +41,10 @@ const { makeTestTls } = await import(pathToFileURL(join(DIST, 'ingest/testing/ht
 const { seedDeliveries } = await import(pathToFileURL(join(DIST, 'ingest/testing/ingest-fixture.js')).href);
 const { PostgresStore, quoteIdent } = await import(pathToFileURL(join(DIST, 'store/postgres-store.js')).href);
 const { SqliteStore } = await import(pathToFileURL(join(DIST, 'store/sqlite-store.js')).href);
+const { migrate } = await import(pathToFileURL(join(DIST, 'store/migrate.js')).href);
+const { INGEST_MIGRATIONS } = await import(pathToFileURL(join(DIST, 'ingest/migrations.js')).href);
+const { claimDue, recordAndRefill } = await import(pathToFileURL(join(DIST, 'ingest/outbox.js')).href);
+const { DEFAULT_RETRY_SCHEDULE } = await import(pathToFileURL(join(DIST, 'ingest/backoff.js')).href);
 const SECRET = 'whsec_bench_0123456789abcdef';
 
 const tls = makeTestTls();
@@ -65,14 +72,58 @@ async function ceiling(clients) {
     child.once('exit', (code) => code !== 0 && reject(new Error(`load process exited ${code}`)));
   });
   await Promise.all(loads.map(next));
+  const receiverBefore = (await ask('cpu')).cpuUs;
   const from = hrtimeUs();
   const ends = Promise.all(loads.map(next));
   for (const l of loads) l.send('go');
   const reports = await ends;
   const to = Math.max(...reports.map((e) => e.endedAt));
+  const receiverCpu = (await ask('cpu')).cpuUs - receiverBefore;
   await Promise.all(loads.map((l) => new Promise((r) => (l.exitCode !== null ? r() : l.once('exit', r)))));
   if (profile.length > 0) printProfiles('bare client', { from, to });
-  return { rate: (share * clients) / ((to - from) / 1e6), cpuPerRequest: reports.reduce((n, r) => n + r.cpuUs, 0) / (share * clients) };
+  const requests = share * clients;
+  return { rate: requests / ((to - from) / 1e6), cpuPerRequest: reports.reduce((n, r) => n + r.cpuUs, 0) / requests, receiverCpuPerRequest: receiverCpu / requests };
+}
+
+/**
+ * The SQLite outbox's own CPU a delivery, nothing else: in this process, rows claimed a batch
+ * at a time and recorded as delivered in group commits of half a batch that claim the freed
+ * slots, as a worker does, with no HTTP, signature, log line or event. A lower bound of what a
+ * SQLite worker spends on its store (its events add a row per group).
+ */
+async function sqliteStoreAlone() {
+  const dir = mkdtempSync(join(tmpdir(), 'portico-bench-store-'));
+  const store = new SqliteStore({ file: join(dir, 'portico.db') });
+  const group = Math.ceil(CONCURRENCY / 2);
+  let leases = 0;
+  const lease = () => ({ owner: 'bench', token: `lease-${(leases += 1)}` });
+  const pass = async (rows) => {
+    await seedDeliveries(store, rows, url, SECRET);
+    const cpu = process.cpuUsage();
+    const first = lease();
+    const inFlight = (await claimDue(store, first, Date.now(), Date.now() + 60_000, CONCURRENCY)).map((row) => ({ row, lease: first }));
+    let delivered = 0;
+    while (inFlight.length > 0) {
+      const now = Date.now();
+      const items = inFlight.splice(0, group).map(({ row, lease: held }) => ({ row, lease: held, now, outcome: { startedAt: now, durationMs: 1, statusCode: 200, error: null, responseBody: null, ok: true } }));
+      const next = lease();
+      const commit = await recordAndRefill(store, items, DEFAULT_RETRY_SCHEDULE, { lease: next, now, leaseUntil: now + 60_000, limit: items.length });
+      if (commit.results instanceof Error) throw commit.results;
+      delivered += commit.results.filter((r) => r?.status === 'DELIVERED').length;
+      inFlight.push(...commit.claimed.map((row) => ({ row, lease: next })));
+    }
+    const used = process.cpuUsage(cpu);
+    if (delivered !== rows) throw new Error(`store alone: ${delivered} of ${rows} rows recorded as delivered`);
+    return (used.user + used.system) / rows;
+  };
+  try {
+    await migrate(store, [{ area: 'ingest', migrations: INGEST_MIGRATIONS }]);
+    await pass(WARMUP);
+    return await pass(ROWS);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -217,8 +268,9 @@ for (const clients of [...new Set([1, RECEIVERS])]) {
   ceilings.push(c);
   console.log(`receiver ceiling, ${clients} bare undici process${clients > 1 ? 'es' : ''}, ${CONCURRENCY} requests in flight: ${c.rate.toFixed(0)} req/s (client CPU ${c.cpuPerRequest.toFixed(0)} µs a request)`);
 }
-const top = Math.max(...ceilings.map((c) => c.rate));
-console.log(`ceiling: ${top.toFixed(0)} req/s\n`);
+const topCeiling = ceilings.reduce((a, b) => (b.rate > a.rate ? b : a));
+const top = topCeiling.rate;
+console.log(`ceiling: ${top.toFixed(0)} req/s (the receiver's CPU ${topCeiling.receiverCpuPerRequest.toFixed(0)} µs a request)\n`);
 console.log('setup                          deliveries/s   of ceiling   CPU/delivery: workers   PostgreSQL   received (distinct)   new TLS connections   per receiver process');
 const results = new Map();
 for (const r of RUNS) {
@@ -232,6 +284,18 @@ for (const r of RUNS) {
 console.log('\ntargets:');
 const sqlite = results.get('sqlite:1');
 if (sqlite) console.log(verdict('SQLite, 1 worker process / receiver ceiling', sqlite.rate / top, 0.8));
+if (sqlite) {
+  // What the target leaves a worker on this machine's cores, against what one cannot do without.
+  const storeAlone = await sqliteStoreAlone();
+  const rate = 0.8 * top;
+  const cores = availableParallelism();
+  const receiverCores = (rate * topCeiling.receiverCpuPerRequest) / 1e6;
+  const budget = ((cores - receiverCores) * 1e6) / rate;
+  const floor = ceilings[0].cpuPerRequest + storeAlone;
+  console.log(`  at 0.8 of the ceiling (${rate.toFixed(0)} deliveries/s) the receiver takes ${receiverCores.toFixed(2)} of the ${cores} cores: a worker may spend at most ${budget.toFixed(0)} µs of CPU a delivery over all its threads, ${(1e6 / rate).toFixed(0)} µs on one thread`);
+  console.log(`  a SQLite worker's floor: the bare client's request ${ceilings[0].cpuPerRequest.toFixed(0)} µs + the outbox's claims and group commits alone ${storeAlone.toFixed(0)} µs = ${floor.toFixed(0)} µs (no signature, log line or event); this worker: ${sqlite.cpuPerDelivery.toFixed(0)} µs`);
+  console.log(`  so 0.8 is ${floor > budget ? 'out of reach on this machine for any SQLite worker that writes the outbox as this one does' : 'within reach of a worker spending no more than its floor'}`);
+}
 const pg1 = results.get('postgres:1');
 for (const n of [2, 4]) {
   const r = results.get(`postgres:${n}`);
