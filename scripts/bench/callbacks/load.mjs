@@ -2,12 +2,16 @@
 // (the worker's headers, a job's JSON body) to URL over keep-alive connections, CONCURRENCY in
 // flight, then reports to the parent when it started and ended (µs of the monotonic clock) and
 // the CPU time it used. WARMUP requests before (JIT, connections) are not measured.
-//   node load.mjs URL CA_FILE REQUESTS CONCURRENCY WARMUP
+// With `raw`, each request goes through undici's dispatcher with a handler that only waits for
+// the end (as the callback worker's requests do): no response object or body stream.
+//   node load.mjs URL CA_FILE REQUESTS CONCURRENCY WARMUP [raw]
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 
-const [url, caFile, requestsArg, concurrencyArg, warmupArg = '0'] = process.argv.slice(2);
+const [url, caFile, requestsArg, concurrencyArg, warmupArg = '0', mode = 'request'] = process.argv.slice(2);
+const RAW = mode === 'raw';
+const target = new URL(url);
 const REQUESTS = Number(requestsArg);
 const CONCURRENCY = Number(concurrencyArg);
 const agent = new Agent({ connect: { ca: readFileSync(caFile, 'utf8') }, connections: CONCURRENCY });
@@ -47,6 +51,22 @@ async function run(count) {
 }
 
 async function post() {
+  if (RAW) return postRaw();
   const res = await request(url, { method: 'POST', dispatcher: agent, headers: { ...headers, 'webhook-id': randomUUID() }, body });
   await res.body.dump();
+}
+
+function postRaw() {
+  return new Promise((resolve, reject) => {
+    agent.dispatch(
+      { origin: target.origin, path: target.pathname, method: 'POST', headers: { ...headers, 'webhook-id': randomUUID() }, body },
+      {
+        onConnect() {},
+        onHeaders: () => true,
+        onData: () => true,
+        onComplete: () => resolve(),
+        onError: reject,
+      },
+    );
+  });
 }
