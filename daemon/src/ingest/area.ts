@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { Area, DaemonContext } from '../core/area.js';
 import type { Component } from '../core/component.js';
-import { CallbackWorker, callbackTarget } from './callback-worker.js';
+import { CallbackWorker } from './callback-worker.js';
+import { DeliveryEvents } from './delivery-events.js';
 import { IngestWorker } from './ingest-worker.js';
 import { RetentionWorker } from './retention-worker.js';
 import { INGEST_SERVICE } from './control-router.js';
@@ -77,6 +78,7 @@ export const CALLBACK_WORKER_AREA: Area = {
     const settings = settingsOrFailure(ctx);
     if (!settings) return;
     attachControl(ctx, settings);
+    const deliveryEvents = new DeliveryEvents((event) => ctx.events.publish(event));
     ctx.host.register(
       new CallbackWorker({
         store: ctx.store,
@@ -88,13 +90,7 @@ export const CALLBACK_WORKER_AREA: Area = {
         caFile: settings.caFile,
         stopGraceMs: Math.min(settings.requestTimeoutMs, ctx.settings.shutdownTimeoutMs / 2),
         retrySchedule: settings.retrySchedule,
-        onDelivery: (row, result) =>
-          ctx.events.publish({
-            type: 'delivery.state',
-            level: result.status === 'DEAD' ? 'warn' : 'info',
-            message: `delivery ${row.id} of job ${row.ingest_job_id} ${result.status} (attempt ${result.attempts})`,
-            details: { delivery: row.id, job: row.ingest_job_id, attempt: result.attempts, status: result.status, target: callbackTarget(row.callback_url) },
-          }),
+        onDelivery: (row, result) => deliveryEvents.recorded(row, result),
       }),
     );
   },

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { sqliteTestDatabase } from '../store/testing/databases.js';
 import { SqliteStore } from '../store/sqlite-store.js';
 import type { Queryable, Store } from '../store/types.js';
+import type { PublishInput } from '../control/event-bus.js';
 import { leaseDurationMs } from './callback-worker.js';
+import { DeliveryEvents } from './delivery-events.js';
 import type { OutboxRow } from './records.js';
 import { callbackRigPerTest } from './testing/callback-rig.js';
 import type { TestReceiver } from './testing/https-receiver.js';
@@ -50,7 +52,9 @@ describe('group commits of callback results (sqlite)', () => {
     const ids = await seedDeliveries(rig.store, 40, `${rig.receiver.url}/hook`);
     answerInRounds(rig.receiver, 20, 40);
     const counting = countingTransactions(rig.store);
-    const worker = testWorker(counting.store, rig.tls.caFile, { batchSize: 20, poll: true, pollIntervalMs: 20 });
+    const published: PublishInput[] = [];
+    const events = new DeliveryEvents((e) => published.push(e));
+    const worker = testWorker(counting.store, rig.tls.caFile, { batchSize: 20, poll: true, pollIntervalMs: 20, onDelivery: (row, result) => events.recorded(row, result) });
     await worker.start();
     try {
       while (Number((await rig.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM ingest_callback_outbox WHERE status = 'DELIVERED'"))!.n) < 40) {
@@ -64,6 +68,11 @@ describe('group commits of callback results (sqlite)', () => {
     // is a transaction of its own. (Claims alone are not counted: idle polls depend on timing.)
     expect(counting.transactions()).toBeGreaterThan(0);
     expect(counting.transactions()).toBeLessThan(ids.length);
+    // A group commit's deliveries share one delivery.state event, which counts them all.
+    events.flush();
+    const counted = published.map((e) => (typeof e.details?.deliveries === 'number' ? e.details.deliveries : 1));
+    expect(counted.reduce((a, b) => a + b, 0)).toBe(ids.length);
+    expect(published.length).toBeLessThan(ids.length);
   });
 
   it('re-sends the deliveries of a group commit that failed, after their lease; none is lost', async () => {
