@@ -21,6 +21,7 @@ describe('delivery.state events of the callback worker', () => {
     expect(published).toEqual([
       {
         type: 'delivery.state',
+        level: 'info',
         message: 'delivery 0190-delivery-1 of job job-1 DELIVERED (attempt 2)',
         details: { delivery: '0190-delivery-1', job: 'job-1', attempt: 2, status: 'DELIVERED', target: 'https://hooks.example/in?token=***' },
       },

@@ -24,12 +24,7 @@ export class DeliveryEvents {
 
   recorded(row: Recorded, result: RecordedAttempt): void {
     if (result.status !== 'DELIVERED') {
-      this.#publish({
-        type: 'delivery.state',
-        level: result.status === 'DEAD' ? 'warn' : 'info',
-        message: `delivery ${row.id} of job ${row.ingest_job_id} ${result.status} (attempt ${result.attempts})`,
-        details: { delivery: row.id, job: row.ingest_job_id, attempt: result.attempts, status: result.status, target: callbackTarget(row.callback_url) },
-      });
+      this.#publish(oneDelivery(row, result.status, result.attempts));
       return;
     }
     this.#delivered.push({ row, attempts: result.attempts });
@@ -45,12 +40,7 @@ export class DeliveryEvents {
     if (delivered.length === 0) return;
     const first = delivered[0]!;
     if (delivered.length === 1) {
-      const { row, attempts } = first;
-      this.#publish({
-        type: 'delivery.state',
-        message: `delivery ${row.id} of job ${row.ingest_job_id} DELIVERED (attempt ${attempts})`,
-        details: { delivery: row.id, job: row.ingest_job_id, attempt: attempts, status: 'DELIVERED', target: callbackTarget(row.callback_url) },
-      });
+      this.#publish(oneDelivery(first.row, 'DELIVERED', first.attempts));
       return;
     }
     const last = delivered[delivered.length - 1]!;
@@ -62,4 +52,14 @@ export class DeliveryEvents {
       details: { status: 'DELIVERED', deliveries: delivered.length, first: first.row.id, last: last.row.id, targets: urls.size, ...(target ? { target } : {}) },
     });
   }
+}
+
+/** The event of one attempt: a DEAD row is a warning. */
+function oneDelivery(row: Recorded, status: RecordedAttempt['status'], attempts: number): PublishInput {
+  return {
+    type: 'delivery.state',
+    level: status === 'DEAD' ? 'warn' : 'info',
+    message: `delivery ${row.id} of job ${row.ingest_job_id} ${status} (attempt ${attempts})`,
+    details: { delivery: row.id, job: row.ingest_job_id, attempt: attempts, status, target: callbackTarget(row.callback_url) },
+  };
 }
