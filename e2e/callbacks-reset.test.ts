@@ -56,7 +56,9 @@ async function attemptNumbers(id: string): Promise<number[]> {
 
 describe('resetting DEAD deliveries with portico deliveries reset', () => {
   it('shows the count, refuses without --yes off a terminal, resets, and the rows then deliver once each', async () => {
-    const ids = await seedDeliveries(store, 3, `${receiver.url}/dead`, SECRET);
+    // Due in an hour: the daemon's worker must not send them before the UPDATE makes them DEAD.
+    const now = Date.now();
+    const ids = await seedDeliveries(store, 3, `${receiver.url}/dead`, SECRET, now, now + 3600_000);
     await store.run(`UPDATE ingest_callback_outbox SET status = 'DEAD', attempts = 5, finished_at = ?, last_error = 'receiver answered HTTP 503'`, [Date.now()]);
 
     const dry = await runPortico(['deliveries', 'reset', '--all', '--dry-run', ...connection()]);

@@ -39,7 +39,8 @@ describe('web dashboard Deliveries view', () => {
   it('shows DEAD rows, states the count before resetting all matching, and the rows then deliver', async (ctx) => {
     // Not due for an hour: the daemon's worker (polling every 0.1 s) must not send them between
     // the seed and the UPDATE that makes them DEAD; the reset makes them due now.
-    await seedDeliveries(store, 2, `${receiver.url}/web`, 'web-secret-0123456789abcdef0123456789', Date.now() + 3600_000);
+    const now = Date.now();
+    await seedDeliveries(store, 2, `${receiver.url}/web`, 'web-secret-0123456789abcdef0123456789', now, now + 3600_000);
     await store.run(`UPDATE ingest_callback_outbox SET status = 'DEAD', attempts = 5, finished_at = ?, last_status_code = 503, last_error = 'receiver answered HTTP 503'`, [Date.now()]);
     const page = await openPage(browser, ctx, { diagnostics: () => daemon.logs() });
     await page.goto(`${daemon.controlUrl}/deliveries`);

@@ -115,8 +115,12 @@ export async function seedFinishedJob(
   return { jobId: job.ingest_job_id, deliveryId: finished!.deliveryId };
 }
 
-/** `count` SUCCEEDED jobs with PENDING outbox rows to `url`, in one transaction (fast seeding for load tests). */
-export async function seedDeliveries(store: Store, count: number, url: string, secret: string | null = null, now = Date.now()): Promise<string[]> {
+/**
+ * `count` SUCCEEDED jobs with PENDING outbox rows to `url`, in one transaction (fast seeding for
+ * load tests), finished at `now` and due at `dueAt` (a later time keeps a running worker off them,
+ * e.g. until a test has made them DEAD).
+ */
+export async function seedDeliveries(store: Store, count: number, url: string, secret: string | null = null, now = Date.now(), dueAt = now): Promise<string[]> {
   const datasetId = (await new JobStore(store).createDataset({ tenantId: 't1', workspaceId: 'w1' }, 'bulk')).dataset_id;
   return store.transaction(async (tx) => {
     const ids: string[] = [];
@@ -129,6 +133,7 @@ export async function seedDeliveries(store: Store, count: number, url: string, s
         [jobId, datasetId, url, secret, now, now],
       );
       const done = await finishJob(tx, jobId, ['RUNNING'], 'SUCCEEDED', { n: i }, now);
+      if (dueAt !== now) await tx.run('UPDATE ingest_callback_outbox SET next_attempt_at = ? WHERE id = ?', [dueAt, done!.deliveryId!]);
       ids.push(done!.deliveryId!);
     }
     return ids;
