@@ -11,14 +11,17 @@
 //   BENCH_CLUSTERS=10000 BENCH_STREAMS=1000 npm run bench:cds
 // BENCH_KINDS=delta (or sotw) runs one kind; BENCH_DIST=/path/to/daemon/dist/ measures another
 // build (e.g. a copy of an older one, to compare before/after on the same machine).
+// BENCH_PROFILE=DIR writes a CPU profile of this process from each file write to the publish
+// (DIR/cds-load-<kind>.cpuprofile; summarise with scripts/bench/gateway/profile.mjs FILE).
 import { fork, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { Session } from 'node:inspector/promises';
 import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
 import { cpuUs, mainThreadCpuUs } from '../lib.mjs';
 
@@ -33,6 +36,7 @@ if (!NODE_FLAGS.every((f) => process.execArgv.includes(f))) {
 
 const CLUSTERS = Number(process.env.BENCH_CLUSTERS ?? 10_000);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1_000);
+const PROFILE = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : null;
 const KINDS = (process.env.BENCH_KINDS ?? 'sotw,delta').split(',').map((k) => k.trim());
 const dist = process.env.BENCH_DIST ? pathToFileURL(`${process.env.BENCH_DIST.replace(/\/$/, '')}/`) : new URL('../../../daemon/dist/', import.meta.url);
 // The live heap (after a full GC) is what the streams retain; heapUsed alone includes garbage.
@@ -50,6 +54,25 @@ const { loadCdsTypes } = await import(new URL('cds/proto-root.js', dist).href);
 const { Logger } = await import(new URL('core/logger.js', dist).href);
 
 const now = () => performance.timeOrigin + performance.now();
+
+/** A CPU profile of this process (its main thread) from now until `done()` holds, polled each millisecond. */
+async function startProfile() {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    async stopAt(done, out) {
+      while (!done()) await new Promise((r) => setTimeout(r, 1));
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      mkdirSync(PROFILE, { recursive: true });
+      writeFileSync(out, JSON.stringify(profile));
+      console.log(`  CPU profile of the load: ${out}`);
+    },
+  };
+}
 const mb = (n) => (n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`);
 
 function config(changedTimeout) {
@@ -124,8 +147,10 @@ for (const kind of KINDS) {
   const pending = ask({ type: 'await', notVersion: old });
   // The text is built before the clock starts: the write, not building it, is the save.
   const text = config(`${timeoutValue}s`);
+  const profiler = PROFILE ? await startProfile() : null;
   const written = now();
   writeFileSync(file, text);
+  if (profiler) await profiler.stopAt(() => published > written, join(PROFILE, `cds-load-${kind}.cpuprofile`));
   const done = await pending;
   const memAfter = process.memoryUsage();
   const heapLive = liveHeap();
