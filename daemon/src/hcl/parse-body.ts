@@ -228,7 +228,7 @@ export function parseQuotedStringLiteral(p: Peeker): [string, Range, boolean] {
     const tok = p.read();
     switch (tok.type) {
       case 'cquote':
-        return [value, p.between(oQuote.range, tok.range), tok.start === tok.end];
+        return [value, p.span(oQuote, tok), tok.start === tok.end];
       case 'quotedlit':
         value += tok.value ?? '';
         break;

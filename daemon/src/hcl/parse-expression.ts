@@ -1,7 +1,7 @@
 import type { BinaryOperator, Expression, ForExpression, ObjectItem } from './ast.js';
 import type { Range } from './diagnostics.js';
 import { MAX_NESTING, type Peeker } from './peeker.js';
-import { parseTemplateInner } from './parse-template.js';
+import { parseTemplateInner, plainQuotedTemplate } from './parse-template.js';
 import { numberLiteral, parseTraversals } from './parse-traversal.js';
 import type { Token, TokenType } from './tokens.js';
 import { NULL } from './values.js';
@@ -110,6 +110,8 @@ function parseTerm(p: Peeker): Expression {
     case 'oquote':
     case 'oheredoc': {
       const open = p.read();
+      const plain = open.type === 'oquote' ? plainQuotedTemplate(p, open) : null;
+      if (plain) return plain;
       const { parts, passthru } = parseTemplateInner(p, open.type === 'oquote' ? 'cquote' : 'cheredoc', open.flush === true, open);
       const range = p.between(open.range, p.prevRange());
       if (passthru) return { kind: 'templateWrap', wrapped: parts[0] as Expression, range };

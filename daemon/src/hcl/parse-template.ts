@@ -14,6 +14,18 @@ type Part =
   | { kind: 'endctrl'; which: 'else' | 'endif' | 'endfor'; range: Range }
   | { kind: 'end'; range: Range };
 
+/**
+ * `"text"` holding literal text and nothing else (most strings of a configuration): the
+ * template the full parse below would make, without its parts list, directive pass and the
+ * quotes' own ranges. Null, having read nothing, when anything else follows the opening quote.
+ */
+export function plainQuotedTemplate(p: Peeker, open: Token): Expression | null {
+  if (p.peekType() !== 'quotedlit' || p.peekTypeAfterNext() !== 'cquote') return null;
+  const literal = p.read();
+  const close = p.read();
+  return { kind: 'template', parts: [{ kind: 'literal', value: literal.value ?? '', range: literal.range }], range: p.span(open, close) };
+}
+
 /** `open` is the opening quote or heredoc marker, when there is one (a heredoc never closed is reported there). */
 export function parseTemplateInner(p: Peeker, end: TokenType, flush: boolean, open?: Token): { parts: Expression[]; passthru: boolean } {
   const parts = parseParts(p, end, open);

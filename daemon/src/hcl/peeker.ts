@@ -75,6 +75,11 @@ export class Peeker {
     return this.tokens.type(this.nextIndex());
   }
 
+  /** The type of the token right after the next one, with nothing skipped between them. */
+  peekTypeAfterNext(): TokenType {
+    return this.tokens.type(this.nextIndex() + 1);
+  }
+
   /** Moves past the next token without making a view of it (for tokens whose type was all that mattered). */
   skip(): void {
     const i = this.nextIndex();

@@ -1,10 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateSource } from './index.js';
+import { evaluateSource, parse } from './index.js';
 import { evalErrors, parseErrors } from './testing/hcl-errors.js';
 
 const ev = (src: string, vars: Record<string, unknown> = {}): unknown => evaluateSource(src, vars);
 
 describe('templates', () => {
+  it('parses a string of literal text alone to the template the full parse makes, with the same ranges', () => {
+    // `"a\tb"` takes the shortcut for plain strings; `"a${""}b"` the full template parse.
+    const { body } = parse('s = "a\\tb"\nt = "a${""}b"\nu = ""\n', 't.hcl');
+    const plain = body.attributes['s']?.expr;
+    expect(plain?.kind).toBe('template');
+    if (plain?.kind !== 'template') return;
+    expect(plain.parts).toHaveLength(1);
+    const [literal] = plain.parts;
+    expect(literal?.kind === 'literal' && literal.value).toBe('a\tb');
+    expect([literal?.range.start, literal?.range.end]).toEqual([
+      { line: 1, column: 6, byte: 5 },
+      { line: 1, column: 10, byte: 9 },
+    ]);
+    expect([plain.range.start, plain.range.end]).toEqual([
+      { line: 1, column: 5, byte: 4 },
+      { line: 1, column: 11, byte: 10 },
+    ]);
+    const full = body.attributes['t']?.expr;
+    expect(full?.kind === 'template' && full.parts.map((p) => p.kind)).toEqual(['literal', 'template', 'literal']);
+    expect([full?.range.start.column, full?.range.end.column]).toEqual([5, 14]);
+    // `""` is one empty literal just after the opening quote, as before.
+    const empty = body.attributes['u']?.expr;
+    expect(empty?.kind === 'template' && empty.parts.map((p) => [p.kind, p.kind === 'literal' && p.value, p.range.start.column, p.range.end.column])).toEqual([['literal', '', 6, 6]]);
+    expect(ev('"a\\tb"')).toBe('a\tb');
+  });
+
   it('resolves every escape sequence', () => {
     expect(ev('"a\\nb\\rc\\td\\"e\\\\f\\u00e9\\U0001F600"')).toBe('a\nb\rc\td"e\\fé😀');
   });
