@@ -170,12 +170,16 @@ server {
     const first = buildSnapshot(types, input('unknown', null), new Date(), encodings);
     const same = buildSnapshot(types, input('unknown', null), new Date(), encodings);
     expect(same.byName.get('api')!.any).toBe(first.byName.get('api')!.any);
+    // The resource itself is shared: an unchanged backend costs a snapshot no new object.
+    expect(same.byName.get('api')).toBe(first.byName.get('api'));
     for (const [health, caFile] of [['unhealthy', null], ['unknown', '/etc/ssl/ca.pem']] as const) {
       const changed = buildSnapshot(types, input(health, caFile), new Date(), encodings);
       const fresh = buildSnapshot(types, input(health, caFile));
       expect(changed.byName.get('api')!.version).not.toBe(first.byName.get('api')!.version);
       expect(changed.version).toBe(fresh.version);
     }
+    const back = buildSnapshot(types, input('unknown', null), new Date(), encodings);
+    expect([back.version, back.byName.get('api')!.version]).toEqual([first.version, first.byName.get('api')!.version]);
   });
 
   describe('the key that finds an unchanged cluster', () => {

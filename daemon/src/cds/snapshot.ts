@@ -25,11 +25,6 @@ export interface ClusterSnapshot {
   readonly skipped: readonly string[];
 }
 
-interface EncodedCluster {
-  readonly version: string;
-  readonly any: Uint8Array;
-  readonly summary: ClusterSummary;
-}
 
 /**
  * The clusters of the last build, encoded, by `clusterKey` of their input: a reload that
@@ -38,38 +33,37 @@ interface EncodedCluster {
  * without a cluster (url-only).
  */
 export class ClusterEncodings {
-  #last = new Map<string, EncodedCluster | null>();
-  #next = new Map<string, EncodedCluster | null>();
+  #last = new Map<string, SnapshotResource | null>();
+  #next = new Map<string, SnapshotResource | null>();
   /**
-   * The key of a frozen backend object, with the input it was made with: a reload that took
+   * The key and the cluster of a frozen backend object, with the input they were made with: a reload that took
    * the backend unchanged from the previous load (ReusableBackends) hands over the same object,
-   * and its key is not written again.
+   * and neither its key is written again nor its encoding looked up by that key.
    */
-  #keys = new WeakMap<ClusterInput['backend'], { readonly health: ClusterInput['health']; readonly defaultCaFile: string | null; readonly key: string }>();
+  #known = new WeakMap<ClusterInput['backend'], { readonly health: ClusterInput['health']; readonly defaultCaFile: string | null; readonly key: string; readonly resource: SnapshotResource | null }>();
 
-  encode(types: CdsTypes, input: ClusterInput): EncodedCluster | null {
-    const key = this.#keyOf(input);
-    let encoded = this.#last.get(key);
-    if (encoded === undefined) {
+  /** The cluster of `input`, encoded: the same resource object as long as its content is the same. */
+  encode(types: CdsTypes, input: ClusterInput): SnapshotResource | null {
+    const { backend, health, defaultCaFile } = input;
+    const known = this.#known.get(backend);
+    if (known !== undefined && known.health === health && known.defaultCaFile === defaultCaFile) {
+      this.#next.set(known.key, known.resource);
+      return known.resource;
+    }
+    const key = clusterKey(input);
+    let resource = this.#last.get(key);
+    if (resource === undefined) {
       const mapped = mapCluster(types, input);
       if (mapped) {
         const cluster = types.Cluster.encode(types.Cluster.fromObject(mapped.proto)).finish();
-        encoded = { version: hash(cluster).slice(0, 16), any: encodeAny(CLUSTER_TYPE_URL, cluster), summary: mapped.summary };
+        resource = { name: mapped.summary.name, version: hash(cluster).slice(0, 16), summary: mapped.summary, any: encodeAny(CLUSTER_TYPE_URL, cluster) };
       } else {
-        encoded = null;
+        resource = null;
       }
     }
-    this.#next.set(key, encoded);
-    return encoded;
-  }
-
-  #keyOf(input: ClusterInput): string {
-    const { backend, health, defaultCaFile } = input;
-    const known = this.#keys.get(backend);
-    if (known !== undefined && known.health === health && known.defaultCaFile === defaultCaFile) return known.key;
-    const key = clusterKey(input);
-    if (Object.isFrozen(backend)) this.#keys.set(backend, { health, defaultCaFile, key });
-    return key;
+    this.#next.set(key, resource);
+    if (Object.isFrozen(backend)) this.#known.set(backend, { health, defaultCaFile, key, resource });
+    return resource;
   }
 
   /** Ends a build: what it did not use is forgotten. */
@@ -84,21 +78,23 @@ export function buildSnapshot(types: CdsTypes, inputs: readonly ClusterInput[], 
   const resources: SnapshotResource[] = [];
   const skipped: string[] = [];
   for (const input of inputs) {
-    const encoded = encodings.encode(types, input);
-    if (!encoded) {
-      skipped.push(input.backend.name);
-      continue;
-    }
-    resources.push({ name: encoded.summary.name, version: encoded.version, summary: encoded.summary, any: encoded.any });
+    const resource = encodings.encode(types, input);
+    if (resource) resources.push(resource);
+    else skipped.push(input.backend.name);
   }
   encodings.settle();
   resources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const versionHash = createHash('sha256');
-  for (const r of resources) versionHash.update(`${r.name}\0${r.version}\n`);
+  // One update of the whole text: 10,000 small updates cost more than the hashing itself.
+  const lines: string[] = [];
+  const byName = new Map<string, SnapshotResource>();
+  for (const r of resources) {
+    lines.push(`${r.name}\0${r.version}\n`);
+    byName.set(r.name, r);
+  }
   return {
-    version: versionHash.digest('hex').slice(0, 16),
+    version: createHash('sha256').update(lines.join('')).digest('hex').slice(0, 16),
     resources,
-    byName: new Map(resources.map((r) => [r.name, r])),
+    byName,
     createdAt: now.toISOString(),
     skipped: skipped.sort(),
   };
