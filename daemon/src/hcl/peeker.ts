@@ -96,6 +96,16 @@ export class Peeker {
     return this.tokens.source.range(a.start, b.end);
   }
 
+  /** Where the most recently read token ends (UTF-16 offset), to close a range later without making that token's range. */
+  prevEnd(): number {
+    return this.tokens.end(Math.max(this.pos - 1, 0));
+  }
+
+  /** From the start of token `a` to offset `end` (a `prevEnd()`). */
+  spanTo(a: Token, end: number): Range {
+    return this.tokens.source.range(a.start, end);
+  }
+
   /** The first `length` characters of token `t`. */
   headOf(t: Token, length: number): Range {
     return this.tokens.source.range(t.start, t.start + length);
