@@ -52,6 +52,20 @@ describe.each(factories.map((f) => [f().kind, f] as const))('recording a group o
     for (const w of written) expect(w).toMatchObject({ worker: 'worker-a', started_at: NOW - 40, duration_ms: 12 });
   });
 
+  it('writes answers and errors exactly as given, whatever characters they hold', async () => {
+    // PostgreSQL takes a group as one array per column: quoting, NULL and empty strings must survive.
+    const texts = ['say "hi" \\ {a,b} NULL', '', 'NULL', 'zeilen\nmit ümlaut, 😀 und \t', null];
+    const ids = await seedDeliveries(db.store, texts.length, URL_, null, 1000);
+    const a = lease('a');
+    const claimed = await claimDue(db.store, a, NOW - 100, NOW + 60_000, texts.length);
+    const byId = new Map(claimed.map((r) => [r.id, r]));
+    const items: AttemptToRecord[] = texts.map((text, i) => ({ row: byId.get(ids[i]!)!, lease: a, outcome: { ...answered(502), error: text, responseBody: text }, now: NOW }));
+    expect((await recordAttempts(db.store, items)).every((r) => r?.status === 'PENDING')).toBe(true);
+    for (const [i, id] of ids.entries()) expect((await row(id)).last_error).toBe(texts[i]);
+    const written = new Map((await attempts()).map((w) => [w.delivery_id, w]));
+    expect(ids.map((id) => [written.get(id)?.error, written.get(id)?.response_body])).toEqual(texts.map((t) => [t, t]));
+  });
+
   it('keeps only the live lease when one group holds a row twice (an expired claim and its successor)', async () => {
     const [id] = await seedDeliveries(db.store, 1, URL_, null, 1000);
     const [old] = await claimDue(db.store, lease('old'), NOW - 100, NOW - 50, 1);

@@ -87,7 +87,7 @@ export interface AttemptToRecord {
   now: number;
 }
 
-/** Rows written per statement by recordAttempts (13 parameters each, under both databases' limits). */
+/** Rows written per statement by recordAttempts: a bound on one statement's size (its arrays on PostgreSQL). */
 const RECORD_CHUNK = 500;
 
 /**
@@ -209,11 +209,9 @@ const RECORD_COLUMNS = [
   ['duration_ms', 'INTEGER'],
   ['response_body', 'TEXT'],
 ] as const;
-// Cast, so PostgreSQL knows the column types of parameters in VALUES.
-const RECORD_VALUES_ROW = `(${RECORD_COLUMNS.map(([, type]) => `CAST(? AS ${type})`).join(', ')})`;
 
-function recordParams(group: readonly PlannedAttempt[]): SqlValue[] {
-  return group.flatMap(({ item: { row, lease, outcome, now }, result }) => [
+function recordRow({ item: { row, lease, outcome, now }, result }: PlannedAttempt): SqlValue[] {
+  return [
     row.id,
     lease.token,
     result.status,
@@ -227,7 +225,7 @@ function recordParams(group: readonly PlannedAttempt[]): SqlValue[] {
     lease.owner,
     Math.round(outcome.durationMs),
     outcome.responseBody,
-  ]);
+  ];
 }
 
 const RECORD_SET = `status = v.status, attempts = v.attempts, last_attempt_at = v.started_at, last_status_code = v.status_code, last_error = v.error,
@@ -236,18 +234,20 @@ const RECORD_SET = `status = v.status, attempts = v.attempts, last_attempt_at = 
 const RECORD_INSERT = `INSERT INTO ingest_callback_attempts (id, delivery_id, attempt, worker, started_at, duration_ms, status_code, error, response_body)
   SELECT v.attempt_id, v.id, v.attempts, v.worker, v.started_at, v.duration_ms, v.status_code, v.error, v.response_body FROM v`;
 
-function recordValues(count: number): string {
-  return `WITH v (${RECORD_COLUMNS.map(([name]) => name).join(', ')}) AS (VALUES ${Array.from({ length: count }, () => RECORD_VALUES_ROW).join(', ')})`;
-}
+/**
+ * PostgreSQL: the UPDATE feeds the INSERT in one statement; returns the ids whose lease held.
+ * The group arrives as one array per column (unnest): the statement's text is the same for any
+ * group size, short to parse and plan, where a VALUES list held 13 parameters a row.
+ */
+const RECORD_POSTGRES = `WITH v AS (SELECT * FROM unnest(${RECORD_COLUMNS.map(([, type]) => `CAST(? AS ${type}[])`).join(', ')}) AS u (${RECORD_COLUMNS.map(([name]) => name).join(', ')})),
+  updated AS (UPDATE ingest_callback_outbox SET ${RECORD_SET} RETURNING ingest_callback_outbox.id)
+  ${RECORD_INSERT} JOIN updated ON updated.id = v.id RETURNING delivery_id`;
 
-/** PostgreSQL: the UPDATE feeds the INSERT in one statement; returns the ids whose lease held. */
 async function writeAttemptsPostgres(db: Queryable, group: readonly PlannedAttempt[]): Promise<Set<string>> {
-  const rows = await db.all<{ delivery_id: string }>(
-    `${recordValues(group.length)}, updated AS (UPDATE ingest_callback_outbox SET ${RECORD_SET} RETURNING ingest_callback_outbox.id)
-     ${RECORD_INSERT} JOIN updated ON updated.id = v.id RETURNING delivery_id`,
-    recordParams(group),
-  );
-  return new Set(rows.map((r) => r.delivery_id));
+  const rows = group.map(recordRow);
+  const columns: SqlValue[] = RECORD_COLUMNS.map((_, c) => rows.map((row) => row[c] as string | number | null));
+  const written = await db.all<{ delivery_id: string }>(RECORD_POSTGRES, columns);
+  return new Set(written.map((r) => r.delivery_id));
 }
 
 // SQLite runs in-process: a prepared statement per row costs less than binding and materializing

@@ -1,4 +1,5 @@
-export type SqlValue = string | number | bigint | boolean | null | Uint8Array;
+/** A statement parameter; an array is a PostgreSQL array (`CAST(? AS TEXT[])`), which SQLite has not. */
+export type SqlValue = string | number | bigint | boolean | null | Uint8Array | readonly (string | number | null)[];
 
 /** Statements a store runs. SQL uses `?` placeholders on both databases. */
 export interface Queryable {
