@@ -25,7 +25,6 @@ export interface ClusterSnapshot {
   readonly skipped: readonly string[];
 }
 
-
 /**
  * The clusters of the last build, encoded, by `clusterKey` of their input: a reload that
  * changes one backend of 10,000 maps, encodes and hashes one cluster, not 10,000. Holds only
@@ -36,9 +35,9 @@ export class ClusterEncodings {
   #last = new Map<string, SnapshotResource | null>();
   #next = new Map<string, SnapshotResource | null>();
   /**
-   * The key and the cluster of a frozen backend object, with the input they were made with: a reload that took
-   * the backend unchanged from the previous load (ReusableBackends) hands over the same object,
-   * and neither its key is written again nor its encoding looked up by that key.
+   * The key and the cluster of a frozen backend object, with the input they were made with: a
+   * reload that took the backend unchanged from the previous load (ReusableBackends) hands over
+   * the same object, and neither its key is written again nor its encoding looked up by that key.
    */
   #known = new WeakMap<ClusterInput['backend'], { readonly health: ClusterInput['health']; readonly defaultCaFile: string | null; readonly key: string; readonly resource: SnapshotResource | null }>();
 

@@ -93,7 +93,7 @@ function finishAttribute(p: Peeker, ident: Token, singleLine: boolean): Attribut
   p.skip(); // the equals sign
   const before = p.diags.length;
   const expr = parseExpression(p);
-  let end = p.prevEnd();
+  let endOffset = p.prevEnd();
   if (p.recovery && p.diags.length > before) {
     p.recoverAfterBodyItem();
   } else if (!singleLine) {
@@ -108,13 +108,13 @@ function finishAttribute(p: Peeker, ident: Token, singleLine: boolean): Attribut
           end.range,
         );
       }
-      end = p.prevEnd();
+      endOffset = p.prevEnd();
       p.recoverAfterBodyItem();
     } else {
       p.skip(); // the newline
     }
   }
-  return { name: ident.text, expr, range: p.spanTo(ident, end), nameRange: ident.range };
+  return { name: ident.text, expr, range: p.spanTo(ident, endOffset), nameRange: ident.range };
 }
 
 function finishBlock(p: Peeker, ident: Token): Block | undefined {
@@ -159,14 +159,14 @@ function finishBlock(p: Peeker, ident: Token): Block | undefined {
     body = parseSingleAttrBody(p, oBrace);
   }
   p.depth -= 1;
-  const end = p.prevEnd();
+  const endOffset = p.prevEnd();
   const eolType = p.peekType();
   if (eolType === 'newline' || eolType === 'eof') p.skip();
   else {
     if (!p.recovery) p.error('Missing newline after block definition', 'A block definition must end with a newline.', p.peek().range);
     p.recoverAfterBodyItem();
   }
-  return { type: ident.text, labels, body, range: p.spanTo(ident, end), typeRange: ident.range, labelRanges };
+  return { type: ident.text, labels, body, range: p.spanTo(ident, endOffset), typeRange: ident.range, labelRanges };
 }
 
 /** `label { name = expr }`: a one-line block holds exactly one attribute and no nested block. */

@@ -193,7 +193,7 @@ function distinctRowGroups(planned: readonly PlannedAttempt[]): PlannedAttempt[]
   return groups.map((g) => g.attempts);
 }
 
-/** One VALUES row per attempt: the row's new state, then the attempt's own columns. */
+/** What PostgreSQL's group commit takes per attempt, one array each: the row's new state, then the attempt's own columns. */
 const RECORD_COLUMNS = [
   ['id', 'TEXT'],
   ['lease_token', 'TEXT'],
