@@ -1,10 +1,25 @@
 // The Node flags the daemon runs with: `npm start`, scripts/portico.service (keep its ExecStart
-// in step) and the gateway benchmarks, which measure the daemon as it is run.
-//
-// --max-semi-space-size=64: a young generation of 64 MiB semi-spaces instead of V8's 16 MiB.
-// A proxy holds each request's objects while the backend answers; with small semi-spaces a
-// scavenge comes every few milliseconds and copies (then promotes) everything in flight. Under
-// load this cut the gateway's garbage collection from 8-11 to about 2.5 µs a request
-// (docs/gateway.md, "Performance"); it costs up to ~150 MiB more memory (3 x 48 MiB), used only under
-// allocation pressure.
-export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=64'];
+// in step), the e2e tests and the benchmarks, which measure the daemon as it is run.
+import { availableParallelism } from 'node:os';
+
+/**
+ * V8's helper threads (parallel scavenges, concurrent marking, background compiles) for a
+ * machine of `cores`: one fewer than the cores, at least 1, at most Node's default of 4.
+ * Node starts 4 whatever the machine: on 2 cores the helpers of a parallel scavenge outnumber
+ * the cores, wait on each other while descheduled and take the main thread's core. With 1,000
+ * CDS streams open, a 10,000-backend save spent 742-863 ms of CPU (main thread 330-550) with 4
+ * and 334-417 ms (main thread 180-370) with 1; the publish went from 531-700 ms to 234-483
+ * (docs/cds.md). The gateway's CPU a request did not move beyond the spread.
+ */
+export const v8PoolSize = (cores) => Math.min(4, Math.max(1, Math.floor(cores) - 1));
+
+/**
+ * --max-semi-space-size=64: a young generation of 64 MiB semi-spaces instead of V8's 16 MiB.
+ * A proxy holds each request's objects while the backend answers; with small semi-spaces a
+ * scavenge comes every few milliseconds and copies (then promotes) everything in flight. Under
+ * load this cut the gateway's garbage collection from 8-11 to about 2.5 µs a request
+ * (docs/gateway.md, "Performance"); it costs up to ~150 MiB more memory (3 x 48 MiB), used only
+ * under allocation pressure.
+ * --v8-pool-size: see v8PoolSize.
+ */
+export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=64', `--v8-pool-size=${v8PoolSize(availableParallelism())}`];

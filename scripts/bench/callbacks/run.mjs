@@ -10,6 +10,8 @@
 //   BENCH_RECEIVERS=<cores>         receiver processes
 //   BENCH_RUNS=sqlite:1,postgres:1,postgres:2,postgres:4
 //   BENCH_PORTICO=daemon/bin/portico.js   another build's CLI (before/after comparisons); its dist/ seeds the rows
+//   BENCH_NODE_FLAGS="..."          the workers' Node flags (the daemon's own by default, as `npm start`
+//                                   and the service file run it; "" measures without)
 //   BENCH_PROFILE=DIR               worker processes run with --cpu-prof into DIR; the top functions
 //                                   by self time are printed (scripts/bench/gateway/profile.mjs FILE)
 // With the SQLite run it also prints what 0.8 of the ceiling leaves a worker on this machine's
@@ -21,6 +23,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
 import { cpuUs, reapedCpuUs, statFields, verdict, waitFor } from '../lib.mjs';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10000);
@@ -33,6 +36,7 @@ const RUNS = (process.env.BENCH_RUNS ?? 'sqlite:1,postgres:1,postgres:2,postgres
   return { kind, processes: Number(n) };
 });
 const PROFILE = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : null;
+const NODE_FLAGS = process.env.BENCH_NODE_FLAGS === undefined ? DAEMON_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
 const PG_URL = process.env.PORTICO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const PORTICO = resolve(process.env.BENCH_PORTICO ?? join(HERE, '..', '..', '..', 'daemon', 'bin', 'portico.js'));
@@ -152,7 +156,7 @@ async function startWorker(env, dataDir, index) {
   const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [];
   const outFile = join(dataDir, `worker-${index}.log`);
   const out = openSync(outFile, 'w');
-  const child = spawn(process.execPath, [...profile, PORTICO, 'daemon', '--mode', 'callback-worker'], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...profile, PORTICO, 'daemon', '--mode', 'callback-worker'], {
     env: {
       ...process.env,
       PORTICO_DATA_DIR: dataDir,

@@ -38,14 +38,15 @@ const PROXY_CPU = '1';
 const LOAD_CPU = '0';
 const CHECKOUT = resolve(process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js'));
 /** The daemons side by side: name, build, access lines on. Without BENCH_BEFORE, one build with its access lines on and off. */
+const flags = (value) => (value === undefined ? DAEMON_NODE_FLAGS : value.split(' ').filter(Boolean));
 const BUILDS = process.env.BENCH_BEFORE
   ? [
-      ['before', resolve(process.env.BENCH_BEFORE), true],
-      ['after', CHECKOUT, true],
+      ['before', resolve(process.env.BENCH_BEFORE), true, flags(process.env.BENCH_BEFORE_NODE_FLAGS)],
+      ['after', CHECKOUT, true, flags(process.env.BENCH_NODE_FLAGS)],
     ]
   : [
-      ['lines on', CHECKOUT, true],
-      ['lines off', CHECKOUT, false],
+      ['lines on', CHECKOUT, true, flags(process.env.BENCH_NODE_FLAGS)],
+      ['lines off', CHECKOUT, false, flags(process.env.BENCH_NODE_FLAGS)],
     ];
 
 need('nginx');
@@ -78,16 +79,16 @@ const targets = [{ name: 'bare undici proxy', url: `http://127.0.0.1:${barePort}
 mkdirSync(join(dir, 'log'));
 // The configuration's jwt route (not measured here) needs its key.
 writeFileSync(join(dir, 'jwt-public.pem'), generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }));
-BUILDS.forEach(([name, bin, lines], i) => {
+BUILDS.forEach(([name, bin, lines, nodeFlags], i) => {
   const [port, control, services, cds] = ports.slice(i * 4, i * 4 + 4);
   const file = name.replace(' ', '-');
   const config = join(dir, `${file}.hcl`);
   writeFileSync(config, porticoConfig(port, backendPort, 0, lines));
   const env = { ...process.env, PORTICO_DATA_DIR: join(dir, `data-${file}`), PORTICO_CONTROL_ADDR: `127.0.0.1:${control}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${services}`, PORTICO_CDS_ADDR: `127.0.0.1:${cds}`, PORTICO_LOG_LEVEL: 'warn', PORTICO_GATEWAY_PROCESSES: '1' };
   // Access lines to a file, as in bench:gateway.
-  const log = spawn('taskset', ['-c', PROXY_CPU, 'sh', '-c', `exec "$0" "$@" > ${join(dir, 'log', `${file}.log`)}`, process.execPath, ...DAEMON_NODE_FLAGS, bin, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const log = spawn('taskset', ['-c', PROXY_CPU, 'sh', '-c', `exec "$0" "$@" > ${join(dir, 'log', `${file}.log`)}`, process.execPath, ...nodeFlags, bin, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(log);
-  targets.push({ name: `Portico ${name} (${bin.replace(ROOT, '')})`, url: `http://127.0.0.1:${port}${PATH}`, pid: log.pid });
+  targets.push({ name: `Portico ${name} (${bin.replace(ROOT, '')} ${nodeFlags.join(' ')})`, url: `http://127.0.0.1:${port}${PATH}`, pid: log.pid });
 });
 for (const target of targets) await waitFor(async () => (await fetch(target.url)).ok, target.name);
 // nginx's master and its worker (forked by then) on the load core.

@@ -5,6 +5,8 @@
 // the swap) and their median. With BENCH_BEFORE (another build's bin/portico.js, kept inside the
 // checkout so it finds node_modules) the two builds take turns, save for save, and the ratio of
 // the medians is printed. Needs a build (npm run build); no target: docs/gateway.md, "Performance".
+// BENCH_BEFORE_NODE_FLAGS and BENCH_NODE_FLAGS give each daemon its Node flags (the daemon's own
+// by default): with BENCH_BEFORE=daemon/bin/portico.js they compare two sets of flags on one build.
 //   BENCH_BEFORE=.before/bin/portico.js node scripts/bench/gateway/reload-large.mjs
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,9 +19,10 @@ import { freePort, waitFor } from '../lib.mjs';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BACKENDS = Number(process.env.BENCH_BACKENDS ?? 10_000);
 const SAVES = Number(process.env.BENCH_SAVES ?? 10);
+const flags = (value) => (value === undefined ? DAEMON_NODE_FLAGS : value.split(' ').filter(Boolean));
 const BUILDS = [
-  ...(process.env.BENCH_BEFORE ? [['before', resolve(process.env.BENCH_BEFORE)]] : []),
-  [process.env.BENCH_BEFORE ? 'after' : 'this build', join(ROOT, 'daemon/bin/portico.js')],
+  ...(process.env.BENCH_BEFORE ? [['before', resolve(process.env.BENCH_BEFORE), flags(process.env.BENCH_BEFORE_NODE_FLAGS)]] : []),
+  [process.env.BENCH_BEFORE ? 'after' : 'this build', join(ROOT, 'daemon/bin/portico.js'), flags(process.env.BENCH_NODE_FLAGS)],
 ];
 
 function config(port, timeout) {
@@ -39,12 +42,12 @@ process.on('exit', () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-for (const [name, bin] of BUILDS) {
+for (const [name, bin, nodeFlags] of BUILDS) {
   const [port, control, services, cds] = await Promise.all(Array.from({ length: 4 }, freePort));
   const file = join(dir, `${name.replace(' ', '-')}.hcl`);
   writeFileSync(file, config(port, '5s'));
   const env = { ...process.env, PORTICO_DATA_DIR: join(dir, `data-${name}`), PORTICO_CONTROL_ADDR: `127.0.0.1:${control}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${services}`, PORTICO_CDS_ADDR: `127.0.0.1:${cds}`, PORTICO_GATEWAY_PROCESSES: '1', PORTICO_LOG_FORMAT: 'json' };
-  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, bin, 'daemon', '--mode', 'gateway', '-f', file], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, bin, 'daemon', '--mode', 'gateway', '-f', file], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const daemon = { name, child, file, port, out: '', durations: [] };
   child.stdout.on('data', (chunk) => (daemon.out += chunk));
   child.stderr.on('data', (chunk) => (daemon.out += chunk));
