@@ -2,6 +2,7 @@ import type { Attribute, Block, Body } from './ast.js';
 import { emptyRangeOf, formatRange, type Range } from './diagnostics.js';
 import { parseExpression } from './parse-expression.js';
 import { MAX_NESTING, type Peeker } from './peeker.js';
+import type { Reuse } from './reuse.js';
 import type { Token, TokenType } from './tokens.js';
 
 /** Body = (Attribute | Block | OneLineBlock)*, up to `end` (EOF at top level, `}` in a block whose header is `header`). */
@@ -26,7 +27,24 @@ export function parseBody(p: Peeker, end: 'eof' | '}', startRange: Range, header
       // recovery mode on for the rest of the file and reports only the first).
       p.recovery = false;
       p.boundary = false;
+      const start = p.peekIndex();
+      const kept = p.reuse?.at(start, p.tokenList);
+      if (kept) {
+        // The previous parse's block, the same tokens parsed the same way; then the line ends as in finishBlock.
+        const reuse = p.reuse as Reuse;
+        reuse.used = true;
+        blocks.push(reuse.blocks.blocks[kept.entry] as Block);
+        p.blockIndex?.copySubtree(reuse.blocks, kept.entry, kept.shift);
+        p.resumeAfter(kept.end);
+        endBlockItem(p);
+        continue;
+      }
+      const entry = p.blockIndex?.open(start) ?? -1;
       const item = parseBodyItem(p);
+      if (entry >= 0) {
+        if (item && !('expr' in item)) p.blockIndex?.close(entry, item, p.blockEnd);
+        else p.blockIndex?.drop(entry);
+      }
       if (item && 'expr' in item) {
         const existing = attributes[item.name];
         if (existing) {
@@ -160,13 +178,19 @@ function finishBlock(p: Peeker, ident: Token): Block | undefined {
   }
   p.depth -= 1;
   const endOffset = p.prevEnd();
+  p.blockEnd = p.lastIndex();
+  endBlockItem(p);
+  return { type: ident.text, labels, body, range: p.spanTo(ident, endOffset), typeRange: ident.range, labelRanges };
+}
+
+/** After a block's closing brace: the line must end there. */
+function endBlockItem(p: Peeker): void {
   const eolType = p.peekType();
   if (eolType === 'newline' || eolType === 'eof') p.skip();
   else {
     if (!p.recovery) p.error('Missing newline after block definition', 'A block definition must end with a newline.', p.peek().range);
     p.recoverAfterBodyItem();
   }
-  return { type: ident.text, labels, body, range: p.spanTo(ident, endOffset), typeRange: ident.range, labelRanges };
 }
 
 /** `label { name = expr }`: a one-line block holds exactly one attribute and no nested block. */

@@ -1,4 +1,5 @@
 import { errorDiag, rangeBetween, type Diagnostic, type Range } from './diagnostics.js';
+import type { BlockIndex, Reuse } from './reuse.js';
 import type { Token, TokenList, TokenType } from './tokens.js';
 
 const OPPOSITE: Partial<Record<TokenType, TokenType>> = {
@@ -25,6 +26,13 @@ export class Peeker {
   readonly diags: Diagnostic[] = [];
   /** Every multi-line block body closed so far: where a missing `}` is looked for when the file ends inside a block. */
   readonly closedBlocks: Array<{ header: Range; open: Range; close: Range }> = [];
+
+  /** Where the parse records its blocks, for the next parse of the file to take over. */
+  blockIndex: BlockIndex | undefined;
+  /** The previous parse's blocks this parse may take over. */
+  reuse: Reuse | undefined;
+  /** Token index of the closing brace of the block parsed last. */
+  blockEnd = -1;
 
   /** The two most recently viewed tokens: the parser peeks at the same token several times. */
   private cacheIndex0 = -1;
@@ -84,6 +92,20 @@ export class Peeker {
   skip(): void {
     const i = this.nextIndex();
     if (this.tokens.type(i) !== 'eof') this.pos = i + 1;
+  }
+
+  /** Index of the most recently read token. */
+  lastIndex(): number {
+    return Math.max(this.pos - 1, 0);
+  }
+
+  /** Goes on after token `index` (a block taken over from the previous parse ends there). */
+  resumeAfter(index: number): void {
+    this.pos = index + 1;
+  }
+
+  get tokenList(): TokenList {
+    return this.tokens;
   }
 
   /** Where the next token is, to take its range later only if it turns out to be needed. */

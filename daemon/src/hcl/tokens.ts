@@ -96,6 +96,24 @@ export class TokenList {
     return ((this.flags[i] as number) & (which === 'strip' ? STRIP : FLUSH)) !== 0;
   }
 
+  /** How many tokens from the first are the same in `other` (type and offsets). */
+  sameLeading(other: TokenList): number {
+    const n = Math.min(this.count, other.count);
+    let i = 0;
+    while (i < n && this.types[i] === other.types[i] && this.starts[i] === other.starts[i] && this.ends[i] === other.ends[i]) i++;
+    return i;
+  }
+
+  /** How many tokens from the last are the same in `other`, whose offsets are `delta` less than these. */
+  sameTrailing(other: TokenList, delta: number): number {
+    const n = Math.min(this.count, other.count);
+    let k = 0;
+    for (let i = this.count - 1, j = other.count - 1; k < n; k++, i--, j--) {
+      if (this.types[i] !== other.types[j] || this.starts[i] !== (other.starts[j] as number) + delta || this.ends[i] !== (other.ends[j] as number) + delta) break;
+    }
+    return k;
+  }
+
   /** A view of token `i`, made on demand (the parser keeps only the ranges it needs). */
   token(i: number): Token {
     return new Token(this, i, this.type(i));

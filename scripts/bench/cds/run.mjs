@@ -13,6 +13,8 @@
 // build (e.g. a copy of an older one, to compare before/after on the same machine).
 // BENCH_PROFILE=DIR writes a CPU profile of this process from each file write to the publish
 // (DIR/cds-load-<kind>.cpuprofile; summarise with scripts/bench/gateway/profile.mjs FILE).
+// Each save changes one backend's connect_timeout, keeping the file's length (the parse takes
+// over the unchanged blocks before and after the edit); BENCH_EDIT=grow makes each save longer.
 import { fork, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +40,8 @@ const CLUSTERS = Number(process.env.BENCH_CLUSTERS ?? 10_000);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1_000);
 const PROFILE = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : null;
 const KINDS = (process.env.BENCH_KINDS ?? 'sotw,delta').split(',').map((k) => k.trim());
+/** BENCH_EDIT=grow makes each save one character longer than the last (the parse then takes over only the blocks before the edit). */
+const GROW = process.env.BENCH_EDIT === 'grow';
 const dist = process.env.BENCH_DIST ? pathToFileURL(`${process.env.BENCH_DIST.replace(/\/$/, '')}/`) : new URL('../../../daemon/dist/', import.meta.url);
 // The live heap (after a full GC) is what the streams retain; heapUsed alone includes garbage.
 v8.setFlagsFromString('--expose-gc');
@@ -146,7 +150,7 @@ for (const kind of KINDS) {
   const old = catalog.current.version;
   const pending = ask({ type: 'await', notVersion: old });
   // The text is built before the clock starts: the write, not building it, is the save.
-  const text = config(`${timeoutValue}s`);
+  const text = config(GROW ? `${timeoutValue}${'0'.repeat(results.length + 1)}s` : `${timeoutValue}s`);
   const profiler = PROFILE ? await startProfile() : null;
   const written = now();
   writeFileSync(file, text);
