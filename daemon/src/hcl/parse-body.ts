@@ -28,7 +28,7 @@ export function parseBody(p: Peeker, end: 'eof' | '}', startRange: Range, header
       p.recovery = false;
       p.boundary = false;
       const start = p.peekIndex();
-      const kept = p.reuse?.at(start, p.tokenList);
+      const kept = p.reuse?.at(start);
       if (kept) {
         // The previous parse's block, the same tokens parsed the same way; then the line ends as in finishBlock.
         const reuse = p.reuse as Reuse;

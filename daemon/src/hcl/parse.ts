@@ -15,10 +15,15 @@ export interface ParseResult {
 /** Parses a whole configuration file. Never throws: every problem is a diagnostic. */
 export function parse(source: string, filename: string): ParseResult {
   const { tokens, diagnostics } = scan(source, filename);
-  const p = new Peeker(tokens, filename);
+  return parseFile(new Peeker(tokens, filename), diagnostics);
+}
+
+/** The file's body from its tokens, and every diagnostic (the scanner's given). */
+function parseFile(p: Peeker, scanned: readonly Diagnostic[]): ParseResult {
+  const tokens = p.tokenList;
   const body = parseBody(p, 'eof', emptyRangeOf(tokens.token(0).range, 'start'));
-  body.range = { filename, start: { line: 1, column: 1, byte: 0 }, end: tokens.token(tokens.length - 1).range.end };
-  return { body, diagnostics: withoutFollowOns(diagnostics, p.diags) };
+  body.range = { filename: p.filename, start: { line: 1, column: 1, byte: 0 }, end: tokens.token(tokens.length - 1).range.end };
+  return { body, diagnostics: withoutFollowOns(scanned, p.diags) };
 }
 
 /**
@@ -36,10 +41,8 @@ export function parseReusing(source: string, filename: string, previous: ParseSt
   const usable = previous !== undefined && previous.generations < MAX_GENERATIONS && previous.source.filename === filename && diagnostics.length === 0;
   const p = new Peeker(tokens, filename);
   p.blockIndex = new BlockIndex();
-  if (usable) p.reuse = new Reuse(previous, tokens.source, tokens);
-  const body = parseBody(p, 'eof', emptyRangeOf(tokens.token(0).range, 'start'));
-  body.range = { filename, start: { line: 1, column: 1, byte: 0 }, end: tokens.token(tokens.length - 1).range.end };
-  const all = withoutFollowOns(diagnostics, p.diags);
+  if (usable) p.reuse = new Reuse(previous, tokens);
+  const { body, diagnostics: all } = parseFile(p, diagnostics);
   if (all.length > 0) {
     if (p.reuse?.used) return { ...parse(source, filename), state: undefined };
     return { body, diagnostics: all, state: undefined };

@@ -116,9 +116,9 @@ export class Reuse {
 
   constructor(
     private readonly previous: ParseState,
-    source: SourceText,
-    tokens: TokenList,
+    private readonly tokens: TokenList,
   ) {
+    const source = tokens.source;
     const oldText = previous.source.text;
     const newText = source.text;
     const max = Math.min(oldText.length, newText.length);
@@ -147,7 +147,8 @@ export class Reuse {
    * The previous parse's block that starts at token `index` of the new tokens, if it can be
    * taken over: its entry in the previous index and the token index (new) of its closing brace.
    */
-  at(index: number, tokens: TokenList): { entry: number; end: number; shift: number } | undefined {
+  at(index: number): { entry: number; end: number; shift: number } | undefined {
+    const tokens = this.tokens;
     const old = this.previous.blocks;
     if (index < this.leading) {
       const k = old.find(index);
