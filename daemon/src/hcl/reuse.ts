@@ -132,15 +132,14 @@ export class Reuse {
     while (suffix + CHUNK <= max - prefix && oldText.slice(o - suffix - CHUNK, o - suffix) === newText.slice(n - suffix - CHUNK, n - suffix)) suffix += CHUNK;
     while (suffix < max - prefix && oldText.charCodeAt(o - 1 - suffix) === newText.charCodeAt(n - 1 - suffix)) suffix++;
     this.prefix = prefix;
-    this.suffixStart = newText.length - suffix;
-    const delta = newText.length - oldText.length;
+    this.suffixStart = n - suffix;
     this.leading = tokens.sameLeading(previous.tokens);
-    const trailing = tokens.sameTrailing(previous.tokens, delta);
-    this.trailingFrom = tokens.length - trailing;
     this.shift = previous.tokens.length - tokens.length;
-    const oldAt = previous.source.pos(oldText.length - suffix);
+    const oldAt = previous.source.pos(o - suffix);
     const newAt = source.pos(this.suffixStart);
-    this.suffixUsable = delta === 0 && oldAt.line === newAt.line && oldAt.column === newAt.column && oldAt.byte === newAt.byte;
+    this.suffixUsable = n === o && oldAt.line === newAt.line && oldAt.column === newAt.column && oldAt.byte === newAt.byte;
+    // The trailing tokens matter only when blocks after the edit may be taken over.
+    this.trailingFrom = this.suffixUsable ? tokens.length - tokens.sameTrailing(previous.tokens, 0) : tokens.length;
   }
 
   /**
