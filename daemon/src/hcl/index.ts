@@ -19,6 +19,7 @@ export { HclError, formatDiagnostic, formatRange } from './diagnostics.js';
 export { renderExcerpt, sourceExcerpt, type ExcerptLine, type SourceExcerpt } from './excerpt.js';
 export { parse, parseExpressionSource, parseReusing, type ParseResult } from './parse.js';
 export type { ParseState } from './reuse.js';
+export { rangeText } from './source-text.js';
 export type { PlainValue } from './plain.js';
 export { fromPlain, toPlain } from './plain.js';
 export { definePlainFunction, FunctionArgError, type FunctionTable, type HclFunction, type HclParam } from './functions/define.js';

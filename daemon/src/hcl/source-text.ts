@@ -171,4 +171,17 @@ export class SourceRange implements Range {
   toJSON(): Range {
     return { filename: this.filename, start: this.start, end: this.end };
   }
+
+  /** The text of the source this range covers (a slice of the parsed text: cheap to compare). */
+  text(): string {
+    return this.#source.text.slice(this.#startOffset, this.#endOffset);
+  }
+}
+
+/**
+ * The source text `r` covers when it is a range of a parsed file; undefined for a plain range
+ * (a copy, or one made by hand). Positions are UTF-8 bytes, so they cannot cut the text.
+ */
+export function rangeText(r: Range): string | undefined {
+  return r instanceof SourceRange ? r.text() : undefined;
 }

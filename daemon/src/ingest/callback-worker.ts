@@ -8,6 +8,7 @@ import type { Store } from '../store/types.js';
 import { DEFAULT_RETRY_SCHEDULE, formatRetrySchedule, maxAttempts, type RetrySchedule } from './backoff.js';
 import { CallbackSender } from './callback-sender.js';
 import { claimDue, recordAndRefill, releaseLeases, type AttemptToRecord, type ClaimedRow, type GroupCommit, type Lease, type RecordedAttempt } from './outbox.js';
+import { parseUrl } from '../core/parse-url.js';
 
 export interface CallbackWorkerOptions {
   store: () => Store;
@@ -308,5 +309,6 @@ export class CallbackWorker implements Component {
 
 /** The callback URL as logs and events show it: no user info, secret-looking query values as `***`. */
 export function callbackTarget(url: string): string {
-  return URL.canParse(url) ? loggableUrl(new URL(url)) : '(not a valid URL)';
+  const parsed = parseUrl(url);
+  return parsed === null ? '(not a valid URL)' : loggableUrl(parsed);
 }

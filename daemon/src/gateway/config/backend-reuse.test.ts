@@ -50,20 +50,50 @@ describe('backends reused from the previous load', () => {
     expect(third.reusedBackends).toBe(2);
   });
 
-  it('builds again what moved: positions in the model follow the text', async () => {
+  it('takes what moved with its range moved: the same text lines or bytes further, in the same column', async () => {
     const first = await loadText(definitions(plain('a'), plain('b')));
     const shifted = `# a comment line\n${definitions(plain('a'), plain('b'))}`;
     const second = await loadText(shifted, first.reusable);
-    expect(second.reusedBackends).toBe(0);
+    expect(second.reusedBackends).toBe(2);
     expect(second.config!.backends['a']!.range.start.line).toBe(first.config!.backends['a']!.range.start.line + 1);
-    // The same bytes before the blocks, one newline more among them: the lines differ, so nothing is taken.
-    const withComment = await loadText(`#x\n${definitions(plain('a'), plain('b'))}`);
-    const moreLines = await loadText(`#\n\n${definitions(plain('a'), plain('b'))}`, withComment.reusable);
-    expect(moreLines.reusedBackends).toBe(0);
-    expect(moreLines.config).toEqual((await loadText(`#\n\n${definitions(plain('a'), plain('b'))}`)).config);
+    expect(second.config).toEqual((await loadText(shifted)).config);
+    // A copy (its range differs), sharing what it holds; frozen as a built one is.
+    expect(second.config!.backends['b']).not.toBe(first.config!.backends['b']);
+    expect(second.config!.backends['b']!.modifiers).toBe(first.config!.backends['b']!.modifiers);
+    expect(Object.isFrozen(second.config!.backends['b']!.range.start)).toBe(true);
+    // Moved again (bytes only, then lines only): each time where a fresh load puts it.
+    for (const text of [`# a longer comment line\n${definitions(plain('a'), plain('b'))}`, `#\n\n${definitions(plain('a'), plain('b'))}`]) {
+      const next = await loadText(text, second.reusable);
+      expect(next.reusedBackends).toBe(2);
+      expect(next.config).toEqual((await loadText(text)).config);
+    }
     const relabelled = await loadText(definitions(plain('a'), plain('b')).replace('backend "b"', 'backend "x"'), first.reusable);
     expect(relabelled.reusedBackends).toBe(1);
     expect(relabelled.config!.backends['b']).toBeUndefined();
+  });
+
+  it('builds again a block that starts in another column', async () => {
+    const first = await loadText(definitions(plain('a'), plain('b')));
+    const indented = definitions(plain('a'), ` ${plain('b')}`);
+    const second = await loadText(indented, first.reusable);
+    expect(second.reusedBackends).toBe(1);
+    expect(second.config!.backends['b']!.range.start.column).toBe(first.config!.backends['b']!.range.start.column + 1);
+    expect(second.config).toEqual((await loadText(indented)).config);
+  });
+
+  it('sees an edit after non-ASCII text: blocks are compared as text, not at byte offsets', async () => {
+    // 60 UTF-8 bytes more than UTF-16 units before the block: byte offsets used as string
+    // indexes would compare the wrong 60 characters and miss an edit of the origin.
+    const comment = `# ${'日本語のコメント'.repeat(4)}\n`;
+    const text = (host: string): string => `${comment}${definitions(backend('a', `    origin = "http://${host}:8080"\n`))}`;
+    const first = await loadText(text('aaa'));
+    expect(first.reusable.size).toBe(1);
+    const second = await loadText(text('bbb'), first.reusable);
+    expect(second.reusedBackends).toBe(0);
+    expect(second.config!.backends['a']!.origin).toBe('http://bbb:8080');
+    const third = await loadText(text('bbb'), second.reusable);
+    expect(third.reusedBackends).toBe(1);
+    expect(third.config!.backends['a']).toBe(second.config!.backends['a']);
   });
 
   it('never takes a backend that reads env: a changed variable gives the new value', async () => {
@@ -129,10 +159,11 @@ describe('backends reused from the previous load', () => {
   it('gives exactly what a fresh load gives, over any sequence of edits', async () => {
     // Mostly valid, so that most loads succeed and leave a table; now and then a problem.
     const sometimes = <T,>(usual: fc.Arbitrary<T>, rare: fc.Arbitrary<T>): fc.Arbitrary<T> => fc.oneof({ weight: 9, arbitrary: usual }, { weight: 1, arbitrary: rare });
-    const values = sometimes(fc.constantFrom('"http://a:80"', '"https://b.internal"', 'env.ORIGIN', '"http://${env.HOST}:80"', 'to_lower("HTTP://C:80")'), fc.constant('"not a url"'));
+    const values = sometimes(fc.constantFrom('"http://a:80"', '"http://b:80"', '"http://ä:80"', '"https://b.internal"', 'env.ORIGIN', '"http://${env.HOST}:80"', 'to_lower("HTTP://C:80")'), fc.constant('"not a url"'));
     const timeouts = sometimes(fc.constantFrom('"5s"', '"7s"', '"1m"'), fc.constantFrom('"-1s"', '"later"', '5'));
-    // Two of the same length with one newline more: what follows keeps its bytes, not its lines.
-    const padding = fc.constantFrom('', '\n', '   ', '#x\n', '#\n\n');
+    // Two of the same length with one newline more: what follows keeps its bytes, not its lines;
+    // one moves the block's column; non-ASCII ones make bytes and UTF-16 offsets differ.
+    const padding = fc.constantFrom('', '\n', '   ', '#x\n', '#\n\n', '#é\n', `# ${'日本語'.repeat(8)}\n`);
     const block = fc.record({
       label: sometimes(fc.constantFrom(...'bcdefghijklmnopq'), fc.constantFrom('a', 'anonymous_1', 'bad-label')),
       origin: values,

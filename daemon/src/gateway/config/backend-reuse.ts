@@ -1,4 +1,4 @@
-import type { Block, Body, Expression } from '../../hcl/index.js';
+import { rangeText, type Block, type Body, type Expression, type Pos, type Range } from '../../hcl/index.js';
 import { expressionRefs } from './expr-refs.js';
 import type { BackendConfig } from './model.js';
 
@@ -14,6 +14,11 @@ export interface KeptBackend {
   /** The block's source text, from its type to its closing brace. */
   readonly text: string;
   readonly backend: BackendConfig;
+  /**
+   * `backend.range` is the only source position the backend holds, so the same text elsewhere
+   * in the file gives this backend with that range moved (see ReusableBackends).
+   */
+  readonly movable: boolean;
 }
 
 /**
@@ -29,8 +34,13 @@ export interface KeptBackend {
  * - building it reported nothing and checked no file (`ca_file`), so a reload still says
  *   and checks everything it said and checked the first time.
  *
- * The next load takes it when the block has the same label, file, start (byte, line and
- * column: every position inside follows from these and the text) and the same text.
+ * The next load takes it when the block has the same label, file and text (compared as
+ * text, not by byte offsets: a file with non-ASCII characters has more bytes than UTF-16
+ * units). At the same start (byte, line and column: every position inside follows from these
+ * and the text) it is the same object. When the block moved (an edit above it added or removed
+ * characters or lines) but starts in the same column, every position inside it moved by the
+ * same lines and bytes: a backend whose only position is its header range is taken as a copy
+ * with that range moved. Anything else is built again.
  * Immutable: each load returns a new table; the caller keeps the one of its last load.
  */
 export class ReusableBackends {
@@ -43,15 +53,15 @@ export class ReusableBackends {
     return this.byLabel.size;
   }
 
-  /** The backend built from this very block in the load that made the table, if any. */
-  find(label: string, block: Block, texts: ReadonlyMap<string, string>): KeptBackend | undefined {
+  /** The backend built from this block's text in the load that made the table, at the block's position; undefined when it must be built. */
+  find(label: string, block: Block): KeptBackend | undefined {
     const kept = this.byLabel.get(label);
     if (kept === undefined) return undefined;
-    const { filename, start, end } = block.range;
-    if (kept.filename !== filename || kept.byte !== start.byte || kept.line !== start.line || kept.column !== start.column) return undefined;
-    if (end.byte - start.byte !== kept.text.length) return undefined;
-    const text = texts.get(filename);
-    return text !== undefined && text.startsWith(kept.text, start.byte) ? kept : undefined;
+    const { filename, start } = block.range;
+    if (kept.filename !== filename || kept.column !== start.column) return undefined;
+    if (rangeText(block.range) !== kept.text) return undefined;
+    if (kept.byte === start.byte && kept.line === start.line) return kept;
+    return kept.movable ? moved(kept, start) : undefined;
   }
 
   static builder(): ReusableBackendsBuilder {
@@ -60,12 +70,13 @@ export class ReusableBackends {
       carry(label, kept) {
         entries.set(label, kept);
       },
-      keep(label, block, texts, backend) {
-        const { filename, start, end } = block.range;
-        const text = texts.get(filename);
+      keep(label, block, backend) {
+        const text = rangeText(block.range);
         if (text === undefined) return;
+        const { filename, start } = block.range;
+        const movable = onlyHeaderRange(backend);
         detachStrings(backend);
-        entries.set(label, { filename, byte: start.byte, line: start.line, column: start.column, text: detached(text.slice(start.byte, end.byte)), backend });
+        entries.set(label, { filename, byte: start.byte, line: start.line, column: start.column, text: detached(text), backend, movable });
       },
       build: () => new ReusableBackends(entries),
     };
@@ -73,11 +84,42 @@ export class ReusableBackends {
 }
 
 export interface ReusableBackendsBuilder {
-  /** A backend taken from the previous table, kept for the next load as it was. */
+  /** A backend taken from the previous table (or its moved copy), kept for the next load as it is. */
   carry(label: string, kept: KeptBackend): void;
   /** A backend just built from a self-contained block (not frozen yet: its strings are detached from the file's text in place). */
-  keep(label: string, block: Block, texts: ReadonlyMap<string, string>, backend: BackendConfig): void;
+  keep(label: string, block: Block, backend: BackendConfig): void;
   build(): ReusableBackends;
+}
+
+/** `kept` at `start`: the same backend with its range moved by the lines and bytes the block moved. */
+function moved(kept: KeptBackend, start: Pos): KeptBackend {
+  const lines = start.line - kept.line;
+  const bytes = start.byte - kept.byte;
+  const shift = (p: Pos): Pos => Object.freeze({ line: p.line + lines, column: p.column, byte: p.byte + bytes });
+  const r = kept.backend.range;
+  const range: Range = Object.freeze({ filename: r.filename, start: shift(r.start), end: shift(r.end) });
+  const backend: BackendConfig = Object.freeze({ ...kept.backend, range });
+  return { ...kept, byte: start.byte, line: start.line, backend };
+}
+
+/**
+ * Whether the backend's only source position is its top-level `range` (the model's ranges
+ * are fields named `range` or ending in `Range`; an expression kept for per-request evaluation
+ * has them too). True for every backend `selfContained` admits today; checked, not assumed, so
+ * a field added to the model later cannot make a moved backend point at the old place.
+ */
+function onlyHeaderRange(backend: BackendConfig): boolean {
+  const record = backend as unknown as Record<string, unknown>;
+  for (const key of Object.keys(record)) if (key !== 'range' && !positionFree(key, record[key])) return false;
+  return true;
+}
+
+function positionFree(key: string, value: unknown): boolean {
+  if (key === 'range' || key.endsWith('Range')) return false;
+  if (value === null || typeof value !== 'object') return true;
+  const record = value as Record<string, unknown>;
+  for (const k of Object.keys(record)) if (!positionFree(k, record[k])) return false;
+  return true;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { FileChecks } from './file-checks.js';
 import { backendFor, checkSingleBackend, offOriginProblem, readHttpUrl, readOAuth2Client } from './build-oauth2.js';
 import type { BackendConfig, BackendOAuth2Config, BackendOpenApiConfig, Dyn, HealthConfig } from './model.js';
 import { readOpenApiFile } from '../openapi/openapi-file.js';
+import { parseUrl } from '../../core/parse-url.js';
 
 const LABEL = /^[a-zA-Z0-9_]+$/;
 const SECONDS = 1000;
@@ -28,8 +29,8 @@ export class Backends {
   constructor(
     private readonly scope: LoadScope,
     private readonly files: FileChecks,
-    /** The previous load's reusable backends and this load's file texts (their positions point into them). */
-    private readonly reuse: { readonly previous: ReusableBackends; readonly texts: ReadonlyMap<string, string> } = { previous: ReusableBackends.EMPTY, texts: new Map() },
+    /** The previous load's reusable backends. */
+    private readonly previous: ReusableBackends = ReusableBackends.EMPTY,
   ) {}
 
   /** The table of this load's backends that the next load may take. */
@@ -68,8 +69,7 @@ export class Backends {
 
   /** A definitions backend: the previous load's when its block is the same, else built (and kept when self-contained). */
   private defined(label: string, block: Block): BackendConfig {
-    const { previous, texts } = this.reuse;
-    const reused = previous.find(label, block, texts);
+    const reused = this.previous.find(label, block);
     if (reused !== undefined) {
       this.reusedCount += 1;
       this.kept.carry(label, reused);
@@ -78,7 +78,7 @@ export class Backends {
     const diagnostics = this.scope.diags.list.length;
     const checkedFiles = this.files.count;
     const backend = this.build(label, false, block);
-    if (this.scope.diags.list.length === diagnostics && this.files.count === checkedFiles && selfContained(block)) this.kept.keep(label, block, texts, backend);
+    if (this.scope.diags.list.length === diagnostics && this.files.count === checkedFiles && selfContained(block)) this.kept.keep(label, block, backend);
     return backend;
   }
 
@@ -137,7 +137,7 @@ export class Backends {
     const maxConnections = r.value<number>('max_connections') ?? 0;
     if (maxConnections < 0) invalid(r, this.scope, 'max_connections', `must not be negative, got ${maxConnections}`);
     const proxy = r.value<string>('proxy') ?? null;
-    if (proxy !== null && !URL.canParse(proxy)) invalid(r, this.scope, 'proxy', `${JSON.stringify(proxy)} is not a URL`);
+    if (proxy !== null && parseUrl(proxy) === null) invalid(r, this.scope, 'proxy', `${JSON.stringify(proxy)} is not a URL`);
     return {
       ...d,
       anonymous,
@@ -209,7 +209,7 @@ export class Backends {
     const text = r.value<string>('origin');
     if (text === undefined) return null;
     const range = r.attr('origin')?.expr.range;
-    const url = URL.canParse(text) ? new URL(text) : undefined;
+    const url = parseUrl(text);
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.host === '') {
       this.scope.diags.error('Invalid backend.origin value', `valid http scheme required for origin: ${JSON.stringify(text)}; write http://host[:port] or https://host[:port].`, range);
       return null;

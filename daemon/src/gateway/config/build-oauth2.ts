@@ -3,6 +3,7 @@ import type { AttrReader, LoadScope } from './attr-reader.js';
 import type { Backends } from './build-backends.js';
 import { invalid } from './build-common.js';
 import type { OAuth2Client, TokenEndpointAuthMethod } from './model.js';
+import { parseUrl } from '../../core/parse-url.js';
 
 const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = ['client_secret_basic', 'client_secret_post'];
 
@@ -25,7 +26,7 @@ export function readOAuth2Client(r: AttrReader, scope: LoadScope): OAuth2Client 
 export function readHttpUrl(r: AttrReader, scope: LoadScope, name: string): URL | null {
   const text = r.value<string>(name);
   if (text === undefined) return null;
-  const url = URL.canParse(text) ? new URL(text) : null;
+  const url = parseUrl(text);
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.host === '') {
     invalid(r, scope, name, `${JSON.stringify(text)} is not an absolute http or https URL`);
     return null;

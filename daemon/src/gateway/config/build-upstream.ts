@@ -5,6 +5,7 @@ import { buildModifiers, invalid, NO_MODIFIERS, single } from './build-common.js
 import { headerRange, where } from './diagnostics.js';
 import type { Dyn, JsonObject, JsonValue, ModifierMap, ProxyConfig, RequestConfig, ResponseConfig, WebsocketsConfig } from './model.js';
 import { buildSequence } from './sequences.js';
+import { parseUrl } from '../../core/parse-url.js';
 
 const LABEL = /^[a-zA-Z0-9_]+$/;
 export const METHOD_TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-zA-Z]+$/;
@@ -172,9 +173,8 @@ function urlOf(r: AttrReader, scope: LoadScope): Dyn<string> | null {
 }
 
 function isHttpUrl(text: string): boolean {
-  if (!URL.canParse(text)) return false;
-  const { protocol, host } = new URL(text);
-  return (protocol === 'http:' || protocol === 'https:') && host !== '';
+  const url = parseUrl(text);
+  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
 }
 
 /**

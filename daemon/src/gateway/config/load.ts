@@ -76,7 +76,7 @@ export async function loadGatewayConfig(files: readonly string[], env: Readonly<
   const fileChecks = new FileChecks(diags);
   const top = (type: string): Block | undefined => merged.body.blocks.find((b) => b.type === type);
   const settings = buildSettings(top('settings'), scope, fileChecks);
-  const backends = new Backends(scope, fileChecks, { previous, texts });
+  const backends = new Backends(scope, fileChecks, previous);
   backends.define(top('definitions'));
   scope.accessControlLabels = accessControlLabels(top('definitions'));
   scope.loginControls = loginControlKinds(top('definitions'));

@@ -8,6 +8,7 @@ import type { ErrorObject } from 'ajv';
 import { OpenAPIRouter, OpenAPIValidator, type Operation } from 'openapi-backend';
 import type { OpenApiDocument } from './openapi-file.js';
 import { decodeBody, describeSchemaError, mediaTypeOf, pickMediaType, SchemaSet, withFormats, type MediaTypes } from './openapi-schemas.js';
+import { parseUrl } from '../../core/parse-url.js';
 
 type Headers = Readonly<Record<string, string | readonly string[] | undefined>>;
 type Json = Record<string, unknown>;
@@ -192,7 +193,7 @@ function basePaths(document: Json): string[] {
   for (const server of servers) {
     const variables = (server['variables'] ?? {}) as Record<string, Json>;
     const url = String(server['url'] ?? '/').replace(/\{([^}]+)\}/g, (_, name: string) => String(variables[name]?.['default'] ?? ''));
-    const pathname = URL.canParse(url) ? new URL(url).pathname : new URL(url.startsWith('/') ? url : `/${url}`, 'http://base.invalid').pathname;
+    const pathname = parseUrl(url)?.pathname ?? new URL(url.startsWith('/') ? url : `/${url}`, 'http://base.invalid').pathname;
     paths.add(decodeURI(pathname).replace(/\/+$/, ''));
   }
   return [...paths].sort((a, b) => b.length - a.length);

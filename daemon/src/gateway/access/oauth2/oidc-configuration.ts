@@ -1,4 +1,5 @@
 import { PorticoError } from '../../../core/errors.js';
+import { parseUrl } from '../../../core/parse-url.js';
 
 /** The parts of an OpenID Provider's configuration (OpenID Connect Discovery 1.0 §3) the gateway uses. */
 export interface OidcProviderMetadata {
@@ -130,7 +131,7 @@ export function parseProviderMetadata(body: unknown): OidcProviderMetadata {
       if (required) throw new Error(`the configuration has no ${name}`);
       return null;
     }
-    if (typeof value !== 'string' || !URL.canParse(value)) throw new Error(`the configuration's ${name} is not a URL: ${JSON.stringify(value)}`);
+    if (typeof value !== 'string' || parseUrl(value) === null) throw new Error(`the configuration's ${name} is not a URL: ${JSON.stringify(value)}`);
     return value;
   };
   const issuer = doc['issuer'];

@@ -6,6 +6,7 @@ import type { AssertionFields, BearerConfirmation, SamlAttribute } from './saml-
 import { SamlError, toSamlError } from './saml-error.js';
 import { attribute, firstElement, isSamlElement, parseXml, selectElements, text } from './saml-xml.js';
 import type { XmlElement } from './saml-xml.js';
+import { parseUrl } from '../../../core/parse-url.js';
 
 /** `request.context.<label>` of a saml access control, plus what the access log names. */
 export interface SamlGrant {
@@ -184,7 +185,8 @@ function grantAttributes(attributes: readonly SamlAttribute[], arrays: ReadonlyS
 
 function sameUrl(a: string, b: string): boolean {
   if (a === b) return true;
-  return URL.canParse(a) && URL.canParse(b) && new URL(a).href === new URL(b).href;
+  const [x, y] = [parseUrl(a), parseUrl(b)];
+  return x !== null && y !== null && x.href === y.href;
 }
 
 function shortStatus(value: string): string {

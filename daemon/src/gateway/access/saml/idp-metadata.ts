@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { attribute, firstElement, isSamlElement, parseXml, selectElements, text, XmlSyntaxError } from './saml-xml.js';
 import type { XmlElement } from './saml-xml.js';
 import { PorticoError } from '../../../core/errors.js';
+import { parseUrl } from '../../../core/parse-url.js';
 
 /** What the gateway needs of an identity provider's SAML 2.0 metadata. */
 export interface IdpMetadata {
@@ -67,7 +68,7 @@ function redirectSsoUrl(descriptor: XmlElement): string {
     throw new SamlMetadataError(`no SingleSignOnService with the HTTP-Redirect binding (found: ${found}); the gateway sends AuthnRequests by redirect`);
   }
   const location = attribute(redirect, 'Location')?.trim() ?? '';
-  if (!/^https?:\/\//i.test(location) || !URL.canParse(location)) {
+  if (!/^https?:\/\//i.test(location) || parseUrl(location) === null) {
     throw new SamlMetadataError(`the HTTP-Redirect SingleSignOnService Location ${JSON.stringify(location)} is not an absolute http(s) URL`);
   }
   return location;
