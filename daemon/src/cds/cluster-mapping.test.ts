@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { clusterInputs } from './catalog.js';
 import { type ClusterBackend, type ClusterInput, clusterKey, mapCluster, statusRanges } from './cluster-mapping.js';
 import type { HealthConfig } from '../gateway/config/model.js';
+import type { ReusableBackends } from '../gateway/config/backend-reuse.js';
+import { loadGatewayConfig } from '../gateway/config/load.js';
 import { loadCdsTypes, UPSTREAM_TLS_TYPE_URL } from './proto-root.js';
 import { buildSnapshot, ClusterEncodings } from './snapshot.js';
 import { configFile, decodeCluster, loadConfig } from './testing/cds-fixture.js';
@@ -161,6 +163,26 @@ server {
     expect(second.byName.get('b')!.version).not.toBe(first.byName.get('b')!.version);
     expect(second.resources.map((r) => [r.name, r.version, Buffer.from(r.any).toString('hex')])).toEqual(fresh.resources.map((r) => [r.name, r.version, Buffer.from(r.any).toString('hex')]));
     expect(second.version).toBe(fresh.version);
+  });
+
+  it('shares the encoding of a backend taken at a moved block (a copy differing in its range); versions as a fresh build', async () => {
+    const hcl = (above: string, timeout: string): string =>
+      `${above}definitions {\n  backend "a" {\n    origin = "http://10.0.0.1:80"\n    connect_timeout = "${timeout}"\n  }\n  backend "b" {\n    origin = "http://10.0.0.2:80"\n  }\n}\nserver {\n  endpoint "/" {\n    response { body = "ok" }\n  }\n}\n`;
+    const file = '/virtual/cds-moved.hcl';
+    const load = (text: string, reuse?: ReusableBackends) => loadGatewayConfig([file], {}, { texts: new Map([[file, text]]), reuse });
+    const encodings = new ClusterEncodings();
+    const before = await load(hcl('', '5s'));
+    const first = buildSnapshot(types, clusterInputs(before.config!, null), new Date(), encodings);
+    // "a" grows by a character: "b" after it moves one byte, a line comment above moves both a line.
+    for (const [above, timeout] of [['', '10s'], ['# moved\n', '10s']] as const) {
+      const after = await load(hcl(above, timeout), before.reusable);
+      expect(after.config!.backends['b']).not.toBe(before.config!.backends['b']);
+      const second = buildSnapshot(types, clusterInputs(after.config!, null), new Date(), encodings);
+      expect(second.byName.get('b')).toBe(first.byName.get('b'));
+      const fresh = buildSnapshot(types, clusterInputs((await load(hcl(above, timeout))).config!, null));
+      expect(second.resources.map((r) => [r.name, r.version])).toEqual(fresh.resources.map((r) => [r.name, r.version]));
+      expect(second.version).toBe(fresh.version);
+    }
   });
 
   it('keeps the key of a frozen backend object, and still follows its health and the default CA file', () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import protobuf from 'protobufjs';
 import { type ClusterInput, clusterKey, type ClusterSummary, mapCluster } from './cluster-mapping.js';
 import { CLUSTER_TYPE_URL, type CdsTypes } from './proto-root.js';
+import { builtBackend } from '../gateway/config/backend-reuse.js';
 
 /** One cluster of a snapshot, encoded once and shared by every stream. */
 export interface SnapshotResource {
@@ -37,13 +38,16 @@ export class ClusterEncodings {
   /**
    * The key and the cluster of a frozen backend object, with the input they were made with: a
    * reload that took the backend unchanged from the previous load (ReusableBackends) hands over
-   * the same object, and neither its key is written again nor its encoding looked up by that key.
+   * the same object (or a copy of it at a moved block: `builtBackend` gives the object), and
+   * neither its key is written again nor its encoding looked up by that key.
    */
   #known = new WeakMap<ClusterInput['backend'], { readonly health: ClusterInput['health']; readonly defaultCaFile: string | null; readonly key: string; readonly resource: SnapshotResource | null }>();
 
   /** The cluster of `input`, encoded: the same resource object as long as its content is the same. */
   encode(types: CdsTypes, input: ClusterInput): SnapshotResource | null {
-    const { backend, health, defaultCaFile } = input;
+    const { health, defaultCaFile } = input;
+    // A backend taken at a moved block is a copy that differs only in its range, which no cluster reads.
+    const backend = builtBackend(input.backend);
     const known = this.#known.get(backend);
     if (known !== undefined && known.health === health && known.defaultCaFile === defaultCaFile) {
       this.#next.set(known.key, known.resource);

@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../hcl/index.js';
-import { ReusableBackends } from './backend-reuse.js';
+import { builtBackend, ReusableBackends } from './backend-reuse.js';
 import { loadGatewayConfig, type LoadResult } from './load.js';
 import { tempFiles } from './testing/config-files.js';
 
@@ -61,11 +61,15 @@ describe('backends reused from the previous load', () => {
     expect(second.config!.backends['b']).not.toBe(first.config!.backends['b']);
     expect(second.config!.backends['b']!.modifiers).toBe(first.config!.backends['b']!.modifiers);
     expect(Object.isFrozen(second.config!.backends['b']!.range.start)).toBe(true);
+    // What caches by backend object and reads no position finds the object the first load built.
+    expect(builtBackend(second.config!.backends['b']!)).toBe(first.config!.backends['b']);
+    expect(builtBackend(first.config!.backends['b']!)).toBe(first.config!.backends['b']);
     // Moved again (bytes only, then lines only): each time where a fresh load puts it.
     for (const text of [`# a longer comment line\n${definitions(plain('a'), plain('b'))}`, `#\n\n${definitions(plain('a'), plain('b'))}`]) {
       const next = await loadText(text, second.reusable);
       expect(next.reusedBackends).toBe(2);
       expect(next.config).toEqual((await loadText(text)).config);
+      expect(builtBackend(next.config!.backends['b']!)).toBe(first.config!.backends['b']);
     }
     const relabelled = await loadText(definitions(plain('a'), plain('b')).replace('backend "b"', 'backend "x"'), first.reusable);
     expect(relabelled.reusedBackends).toBe(1);

@@ -91,6 +91,18 @@ export interface ReusableBackendsBuilder {
   build(): ReusableBackends;
 }
 
+/** Each moved copy's original: the backend object a load built, which the copy equals but for `range`. */
+const copiedFrom = new WeakMap<object, object>();
+
+/**
+ * The backend object a load built that `backend` equals in everything but its `range`: itself,
+ * or for a copy taken at a moved block, the object it was copied from. What is cached by backend
+ * object and reads no position (the CDS cluster encodings) keys on this.
+ */
+export function builtBackend<T extends object>(backend: T): T {
+  return (copiedFrom.get(backend) as T | undefined) ?? backend;
+}
+
 /** `kept` at `start`: the same backend with its range moved by the lines and bytes the block moved. */
 function moved(kept: KeptBackend, start: Pos): KeptBackend {
   const lines = start.line - kept.line;
@@ -99,6 +111,7 @@ function moved(kept: KeptBackend, start: Pos): KeptBackend {
   const r = kept.backend.range;
   const range: Range = Object.freeze({ filename: r.filename, start: shift(r.start), end: shift(r.end) });
   const backend: BackendConfig = Object.freeze({ ...kept.backend, range });
+  copiedFrom.set(backend, builtBackend(kept.backend));
   return { ...kept, byte: start.byte, line: start.line, backend };
 }
 
