@@ -7,6 +7,8 @@
 // the medians is printed. Needs a build (npm run build); no target: docs/gateway.md, "Performance".
 // BENCH_BEFORE_NODE_FLAGS and BENCH_NODE_FLAGS give each daemon its Node flags (the daemon's own
 // by default): with BENCH_BEFORE=daemon/bin/portico.js they compare two sets of flags on one build.
+// BENCH_EDIT=grow makes each save one character longer (a leading zero more in the changed
+// timeout), so the 5,000 backends after the change move instead of staying in place.
 //   BENCH_BEFORE=.before/bin/portico.js node scripts/bench/gateway/reload-large.mjs
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,9 @@ import { freePort, waitFor } from '../lib.mjs';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BACKENDS = Number(process.env.BENCH_BACKENDS ?? 10_000);
 const SAVES = Number(process.env.BENCH_SAVES ?? 10);
+const GROW = process.env.BENCH_EDIT === 'grow';
+/** The changed backend's connect_timeout at a save: a different value each time; with GROW one character longer each time. */
+const timeoutAt = (save) => (GROW ? `${'0'.repeat(save)}${5 + (save % 2)}s` : `${5 + save}s`);
 const flags = (value) => (value === undefined ? DAEMON_NODE_FLAGS : value.split(' ').filter(Boolean));
 const BUILDS = [
   ...(process.env.BENCH_BEFORE ? [['before', resolve(process.env.BENCH_BEFORE), flags(process.env.BENCH_BEFORE_NODE_FLAGS)]] : []),
@@ -66,11 +71,11 @@ async function nextReload(daemon, from) {
   return duration;
 }
 
-console.log(`reload of a ${BACKENDS}-backend configuration, one backend changed per save, ${SAVES} saves per build (${BUILDS.map(([n]) => n).join(' and ')} taking turns)`);
+console.log(`reload of a ${BACKENDS}-backend configuration, one backend changed per save${GROW ? ' (each save one character longer)' : ''}, ${SAVES} saves per build (${BUILDS.map(([n]) => n).join(' and ')} taking turns)`);
 for (let save = 1; save <= SAVES; save++) {
   for (const daemon of daemons) {
     const from = daemon.out.length;
-    writeFileSync(daemon.file, config(daemon.port, `${5 + save}s`));
+    writeFileSync(daemon.file, config(daemon.port, timeoutAt(save)));
     daemon.durations.push(await nextReload(daemon, from));
     await new Promise((done) => setTimeout(done, 300));
   }

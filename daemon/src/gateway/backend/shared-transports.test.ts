@@ -75,6 +75,25 @@ test('an unchanged backend keeps its transport and its connection over a reload;
   await expect.poll(() => a.open() + b.open()).toBe(0);
 });
 
+test('a backend whose block moved (an edit above it changed the length) keeps its transport and connection', async () => {
+  const [a, b] = [await origin(), await origin()];
+  const loads = new Loads();
+  const transports = new SharedTransports();
+  const setFor = setsOf(transports);
+  const definitions = (timeout: string): string => `backend "a" {\n origin = "${a.url}"\n connect_timeout = "${timeout}"\n}\nbackend "b" {\n origin = "${b.url}"\n}`;
+  const first = setFor(await loads.load(definitions('5s')));
+  expect(await get(first, 'b', b.url)).toBe('ok');
+  // "a" grows by a character: "b" is taken at its new place, as a copy with its range moved.
+  const config = await loads.load(definitions('10s'));
+  const second = setFor(config);
+  await first.close();
+  expect(await get(second, 'b', b.url)).toBe('ok');
+  expect(b.connections()).toBe(1);
+  expect(b.open()).toBe(1);
+  await second.close();
+  expect(transports.size).toBe(0);
+});
+
 test('a set that is dropped before it serves (an aborted reload) leaves the serving set its transports', async () => {
   const a = await origin();
   const loads = new Loads();

@@ -1,6 +1,7 @@
 /**
  * Transports kept across reloads. A reload builds a new backend set; a backend the load took
- * unchanged from the previous one (the same frozen object, see config/backend-reuse.ts) gets
+ * unchanged from the previous one (the same frozen object, or its copy at a moved block: see
+ * config/backend-reuse.ts) gets
  * the transport the serving set already has, with its open keep-alive connections, instead of
  * a new undici Agent and connector (a 10,000-backend reload spent about 150 ms building them,
  * and every backend's connections were opened again after each save).
@@ -12,6 +13,7 @@
  */
 import type { BackendConfig, Settings } from '../config/model.js';
 import { createTransport, type BackendTransport, type CaCache, type ProcessEnv } from './transport.js';
+import { builtBackend } from '../config/backend-reuse.js';
 
 interface Shared {
   readonly transport: BackendTransport;
@@ -31,6 +33,8 @@ export class SharedTransports {
   /** A transport for `backend`: the one a set already holds when it can be shared, else a new one. Release it with its close or destroy. */
   acquire(backend: BackendConfig, settings: Settings, env: ProcessEnv, caCache: CaCache): BackendTransport {
     if (!shareable(backend, settings)) return createTransport(backend, settings, env, caCache);
+    // A backend taken at a moved block is a copy (its range moved), which no transport reads: the original's is shared.
+    backend = builtBackend(backend);
     let shared = this.#byBackend.get(backend);
     if (shared !== undefined && (shared.noProxyFromEnv !== settings.noProxyFromEnv || shared.env !== env)) return createTransport(backend, settings, env, caCache);
     if (shared === undefined) {
