@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { EndpointConfig, GatewayConfig, ServerConfig } from '../config/model.js';
 import type { NameChanges, ReloadDiff } from '../control/control-types.js';
+import { builtBackend } from '../config/backend-reuse.js';
 
 /** How many names a summary part lists before `…`. */
 const NAMED = 3;
@@ -51,8 +52,9 @@ function compare(before: Map<string, unknown>, after: Map<string, unknown>): Nam
   for (const [name, value] of after) {
     const old = before.get(name);
     if (old === undefined) added.push(name);
-    // The same object (a backend the load took unchanged from the previous one) is the same form.
-    else if (old !== value && canonical(old) !== canonical(value)) changed.push(name);
+    // The same object (a backend the load took unchanged from the previous one, or its copy at a
+    // moved block, which differs only in its range) is the same form.
+    else if (builtBackend(old as object) !== builtBackend(value as object) && canonical(old) !== canonical(value)) changed.push(name);
   }
   for (const name of before.keys()) if (!after.has(name)) removed.push(name);
   return { added, removed, changed };

@@ -23,4 +23,21 @@ describe('reloads of unchanged backends', () => {
     expect((await manager.reload('control')).diff).toMatchObject({ unchanged: true });
     expect(manager.config!.backends['b']).toBe(after.backends['b']);
   });
+
+  it('name only the changed backend when the change moved the ones after it; those keep their place in the diff as unchanged', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'portico.hcl');
+    const text = (above: string, timeout: string): string => `${configText(['/a'])}${above}definitions {\n  backend "c" {\n    origin = "http://10.0.0.3:80"\n    connect_timeout = "${timeout}"\n  }\n  backend "a" {\n    origin = "http://10.0.0.1:80"\n  }\n}\n`;
+    writeFileSync(file, text('', '5s'));
+    const { manager } = await startManager([file]);
+    const before = manager.config!;
+    // "c" grows by a character, so "a" after it moves a byte; then a comment moves both a line.
+    writeFileSync(file, text('', '10s'));
+    expect(await manager.reload('control')).toMatchObject({ result: 'applied', diff: { backends: { added: [], removed: [], changed: ['c'] }, summary: '~1 backend (c)' } });
+    expect(manager.config!.backends['a']!.range.start.byte).toBe(before.backends['a']!.range.start.byte + 1);
+    writeFileSync(file, text('# moved\n', '10s'));
+    const record = await manager.reload('control');
+    expect(record).toMatchObject({ result: 'applied', diff: { unchanged: false, backends: { added: [], removed: [], changed: [] } } });
+    expect(manager.config!.backends['a']!.range.start.line).toBe(before.backends['a']!.range.start.line + 1);
+  });
 });
