@@ -358,11 +358,12 @@ try {
   console.log(pacedRow(`through Portico, ${GATEWAY_PROCESSES} gateway processes`, multiPacedRounds, 'portico'));
   console.log(pacedRow('through the bare proxy, 2 processes', multiPacedRounds, 'bare'));
 
-  /** RELOADS saves one after the other: each one's latency in ms, sorted. */
+  /** RELOADS saves one after the other: each one's latency in ms, sorted; `slowest` is the 1-based number of the slowest save. */
   async function reloadLatencies(save) {
     const latencies = [];
     for (let i = 0; i < RELOADS; i++) latencies.push(await save());
-    return latencies.sort((a, b) => a - b);
+    const slowest = latencies.indexOf(Math.max(...latencies)) + 1;
+    return Object.assign(latencies.sort((a, b) => a - b), { slowest });
   }
   // Reloads under load: wrk runs for the whole sequence; every request must succeed.
   async function reloadsUnderLoad(url, save) {
@@ -381,7 +382,7 @@ try {
   assertDaemonsRunning();
   const idle = await reloadLatencies(saveAndObserve);
   const reloadP99 = percentile(idle, 99);
-  console.log(`reload latency (save → new config serving), ${RELOADS} saves: p50 ${percentile(idle, 50).toFixed(1)} ms  p99 ${reloadP99.toFixed(1)} ms  max ${idle.at(-1).toFixed(1)} ms`);
+  console.log(`reload latency (save → new config serving), ${RELOADS} saves: p50 ${percentile(idle, 50).toFixed(1)} ms  p99 ${reloadP99.toFixed(1)} ms  max ${idle.at(-1).toFixed(1)} ms (save ${idle.slowest})`);
   const busy = await reloadsUnderLoad(viaPortico, saveAndObserve);
   const failed = busy.failed;
   console.log(underLoadLine('', busy));
@@ -390,7 +391,7 @@ try {
   const multiIdle = await reloadLatencies(saveAndObserveMulti);
   const multiReloadP99 = percentile(multiIdle, 99);
   console.log(
-    `reload latency, ${GATEWAY_PROCESSES} gateway processes (save → new config serving in all, ${GATEWAY_PROCESSES} new connections in a row), ${RELOADS} saves: p50 ${percentile(multiIdle, 50).toFixed(1)} ms  p99 ${multiReloadP99.toFixed(1)} ms  max ${multiIdle.at(-1).toFixed(1)} ms`,
+    `reload latency, ${GATEWAY_PROCESSES} gateway processes (save → new config serving in all, ${GATEWAY_PROCESSES} new connections in a row), ${RELOADS} saves: p50 ${percentile(multiIdle, 50).toFixed(1)} ms  p99 ${multiReloadP99.toFixed(1)} ms  max ${multiIdle.at(-1).toFixed(1)} ms (save ${multiIdle.slowest})`,
   );
   const multiBusy = await reloadsUnderLoad(viaMulti, saveAndObserveMulti);
   const multiFailed = multiBusy.failed;
