@@ -13,6 +13,46 @@ describe('request paths', () => {
     for (const bad of ESCAPES) expect(() => checkRequestPath(bad), bad).toThrow(/request path contains/);
   });
 
+  it('answers as the segment walk does for any path: the fast path for dotted paths changes no verdict and no message', () => {
+    // The whole walk, as every path took it before the fast paths.
+    const walk = (path: string): string | null => {
+      if (path.includes('\\')) return 'a backslash';
+      if (path.includes('\0')) return 'a NUL byte';
+      for (const segment of path.split('/')) {
+        if (segment === '') continue;
+        let decoded: string;
+        try {
+          decoded = segment.includes('%') ? decodeURIComponent(segment) : segment;
+        } catch {
+          return `malformed percent-encoding in ${JSON.stringify(segment)}`;
+        }
+        if (decoded === '.' || decoded === '..') return `the dot segment ${JSON.stringify(segment)}`;
+        if (decoded.includes('\\')) return 'an encoded backslash';
+        if (decoded.includes('\0')) return 'an encoded NUL byte';
+      }
+      return null;
+    };
+    const verdict = (path: string): string | null => {
+      try {
+        checkRequestPath(path);
+        return null;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    const parts = ['/', '.', '..', '...', 'a', 'b.json', '%2e', '%', '\\', '\0', '.a', 'a.', '//'];
+    let seed = 7;
+    const next = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let i = 0; i < 20_000; i++) {
+      let path = '/';
+      for (let n = Math.floor(next() * 6); n > 0; n--) path += parts[Math.floor(next() * parts.length)];
+      const expected = walk(path);
+      const got = verdict(path);
+      if (expected === null) expect(got, path).toBeNull();
+      else expect(got, path).toContain(expected);
+    }
+  });
+
   it('never lets a path leave its route: endpoints, proxies with /**, backend path and path_prefix, files and spa', async () => {
     const backend = await startBackend();
     const gw = await startAccessGateway({

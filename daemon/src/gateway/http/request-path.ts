@@ -9,8 +9,15 @@ import { GatewayError } from '../errors/error-types.js';
  * Anything encoded twice (`%252e`) is no dot segment here and travels on still encoded.
  */
 export function checkRequestPath(path: string): void {
-  // The common case, a path with no dot, percent or backslash, needs no segment walk.
+  // The common cases need no segment walk: a path with no dot, percent, backslash or NUL; and
+  // one with dots but none of the others (`/api/items.json`), where a dot segment is a segment
+  // that is all one or two dots.
   if (!/[.%\\\0]/.test(path)) return;
+  if (!/[%\\\0]/.test(path)) {
+    const dots = DOT_SEGMENT.exec(path);
+    if (dots !== null) throw refuse(`the dot segment ${JSON.stringify(dots[1])}`);
+    return;
+  }
   if (path.includes('\\')) throw refuse('a backslash');
   if (path.includes('\0')) throw refuse('a NUL byte');
   for (const segment of path.split('/')) {
@@ -26,6 +33,9 @@ export function checkRequestPath(path: string): void {
     if (decoded.includes('\0')) throw refuse('an encoded NUL byte');
   }
 }
+
+/** A `.` or `..` segment as sent, in a path with nothing percent-encoded. */
+const DOT_SEGMENT = /(?:^|\/)(\.\.?)(?=\/|$)/;
 
 /** True when a path segment, as sent or decoded once, is `.` or `..`. */
 export function isDotSegment(segment: string): boolean {
