@@ -38,7 +38,8 @@ export function parseReusing(source: string, filename: string, previous: ParseSt
   // The same text again (the gateway and the CDS of one daemon each load a saved file): the same parse.
   if (previous !== undefined && previous.source.filename === filename && previous.source.text === source) return { body: previous.body, diagnostics: [], state: previous };
   const { tokens, diagnostics } = scan(source, filename);
-  const usable = previous !== undefined && previous.generations < MAX_GENERATIONS && previous.source.filename === filename && diagnostics.length === 0;
+  // A text whose positions a later one reads already (a second parse from the same state) is not taken from again.
+  const usable = previous !== undefined && previous.generations < MAX_GENERATIONS && previous.source.filename === filename && !previous.source.forwarded && diagnostics.length === 0;
   const p = new Peeker(tokens, filename);
   p.blockIndex = new BlockIndex();
   if (usable) p.reuse = new Reuse(previous, tokens);
@@ -47,7 +48,10 @@ export function parseReusing(source: string, filename: string, previous: ParseSt
     if (p.reuse?.used) return { ...parse(source, filename), state: undefined };
     return { body, diagnostics: all, state: undefined };
   }
-  const generations = p.reuse?.used ? p.reuse.generations + 1 : 1;
+  const reuse = p.reuse;
+  // The blocks taken over, and the previous parse's ranges, now read their positions in this text.
+  if (reuse?.used) previous!.source.forwardTo(tokens.source, reuse.prefix, reuse.oldSuffixStart, reuse.delta);
+  const generations = reuse?.used ? reuse.generations + 1 : 1;
   return { body, diagnostics: all, state: { body, source: tokens.source, tokens, blocks: p.blockIndex, generations } };
 }
 

@@ -73,6 +73,15 @@ describe('parseReusing', () => {
   it('gives what a whole parse gives, ranges and diagnostics included, over chains of random edits', () => {
     let compared = 0;
     let reused = 0;
+    // Blocks taken over that the edit moved (their positions read in the new text).
+    let moved = 0;
+    const blocksOf = (body: { blocks: Block[] }, out = new Map<Block, number>()): Map<Block, number> => {
+      for (const block of body.blocks) {
+        out.set(block, block.range.start.byte);
+        blocksOf(block.body, out);
+      }
+      return out;
+    };
     for (let seed = 1; seed <= 60; seed++) {
       const rand = random(seed);
       // Some files larger than the texts' comparison chunk (reuse.ts compares 1,024 units at a time).
@@ -84,9 +93,11 @@ describe('parseReusing', () => {
         const edits = rand() < 0.8 ? 1 : 2 + Math.floor(rand() * 3);
         for (let e = 0; e < edits; e++) text = edit(text, rand);
         if (rand() < 0.1) text = before;
+        const before_ = state ? blocksOf(state.body) : new Map<Block, number>();
         const got = parseReusing(text, 'gen.hcl', state);
         const whole = parse(text, 'gen.hcl');
         expect(plain(got), `seed ${seed}, step ${step}:\n${text}`).toBe(plain(whole));
+        for (const [block, byte] of blocksOf(got.body)) if (before_.has(block) && before_.get(block) !== byte) moved++;
         if ((got.state?.generations ?? 0) > 1) reused++;
         compared++;
         state = got.state;
@@ -100,6 +111,7 @@ describe('parseReusing', () => {
     expect(compared).toBe(2400);
     // Many of the parses took blocks over (the comparison would prove nothing otherwise).
     expect(reused).toBeGreaterThan(compared / 6);
+    expect(moved).toBeGreaterThan(500);
   });
 
   const FILE = [
@@ -119,7 +131,7 @@ describe('parseReusing', () => {
   ].join('\n');
   const backends = (body: { blocks: Block[] }): Block[] => (body.blocks[0] as Block).body.blocks;
 
-  it('takes over the blocks before an edit and, when the edit keeps the length, those after it', () => {
+  it('takes over the blocks before an edit and those after it, wherever the edit moved them', () => {
     const first = parseReusing(FILE, 'f.hcl', undefined);
     const [a, b, c] = backends(first.body);
     const same = parseReusing(FILE.replace('"5s"', '"6s"'), 'f.hcl', first.state);
@@ -129,11 +141,22 @@ describe('parseReusing', () => {
     const timeout = FILE.indexOf('connect_timeout');
     expect((backends(same.body)[1] as Block).body.attributes.connect_timeout?.range.start).toEqual({ line: 7, column: 5, byte: timeout });
 
-    const longer = parseReusing(FILE.replace('"5s"', '"30s"'), 'f.hcl', first.state);
+    // A second parse from the state `same` was taken from: nothing is taken (its ranges read `same`'s text now).
+    const branch = parseReusing(FILE.replace('"5s"', '"7s"'), 'f.hcl', first.state);
+    expect(backends(branch.body)[0]).not.toBe(a);
+    expect(plain(branch)).toBe(plain(parse(FILE.replace('"5s"', '"7s"'), 'f.hcl')));
+
+    // One character longer, then a line more above everything: the blocks after the edit are taken over and read where they are now.
+    const longer = parseReusing(FILE.replace('"5s"', '"30s"'), 'f.hcl', same.state);
     expect(backends(longer.body)[0]).toBe(a);
-    expect(backends(longer.body)[2]).not.toBe(c);
+    expect(backends(longer.body)[2]).toBe(c);
     expect((backends(longer.body)[2] as Block).range.start).toEqual({ line: 9, column: 3, byte: FILE.indexOf('backend "c"') + 1 });
     expect(plain(longer)).toBe(plain(parse(FILE.replace('"5s"', '"30s"'), 'f.hcl')));
+    const below = `# a comment\n${FILE.replace('"5s"', '"30s"')}`;
+    const moved = parseReusing(below, 'f.hcl', longer.state);
+    expect(backends(moved.body)[2]).toBe(c);
+    expect((backends(moved.body)[2] as Block).range.start).toEqual({ line: 10, column: 3, byte: below.indexOf('backend "c"') });
+    expect(plain(moved)).toBe(plain(parse(below, 'f.hcl')));
   });
 
   it('gives the previous body itself for the same text, without counting a generation', () => {

@@ -94,23 +94,29 @@ export const MAX_GENERATIONS = 8;
 /**
  * Which blocks of the previous parse the next one may take over instead of parsing them again,
  * and where each ends in the new tokens. A block is taken over when its text and tokens are the
- * same in both files and so are the positions its ranges read:
- * - before the edit: the block ends where the two texts still agree (`prefix`) and its tokens
- *   are among the leading tokens that match (type and offsets);
- * - after the edit: the edit kept the text's length and the position (line, column, byte) where
- *   the texts agree again, so every position after it is the same in both; the block starts
- *   after the edit and its tokens are among the trailing tokens that match.
- * A block taken over is parsed the way it was, because a block's parse depends only on its own
- * tokens; a parse that reports anything is done again without taking blocks over, so the
- * diagnostics are always those of a whole parse.
+ * same in both files:
+ * - before the edit: the block ends where the two texts still agree (`prefix`; one unit earlier
+ *   when the edit only inserted or removed text) and its tokens are among the leading tokens
+ *   that match (type and offsets);
+ * - after the edit: the block starts where the texts agree again and its tokens are among the
+ *   trailing tokens that match (type, and offsets `delta` further in the new text).
+ * Its ranges keep the previous text's offsets; once the parse is done, that text reads them in
+ * the new one (SourceText.forwardTo), so they give the positions a whole parse gives. A block
+ * taken over is parsed the way it was, because a block's parse depends only on its own tokens;
+ * a parse that reports anything is done again without taking blocks over, so the diagnostics
+ * are always those of a whole parse.
  */
 export class Reuse {
-  private readonly prefix: number;
+  /** UTF-16 units at the start that both texts share. */
+  readonly prefix: number;
+  /** Where the units both texts share at the end begin, in the previous text; `delta` later in the new one. */
+  readonly oldSuffixStart: number;
+  /** The new text's length less the previous one's. */
+  readonly delta: number;
   private readonly suffixStart: number;
   private readonly leading: number;
   private readonly trailingFrom: number;
   private readonly shift: number;
-  private readonly suffixUsable: boolean;
   /** Whether a block was taken over. */
   used = false;
 
@@ -132,14 +138,13 @@ export class Reuse {
     while (suffix + CHUNK <= max - prefix && oldText.slice(o - suffix - CHUNK, o - suffix) === newText.slice(n - suffix - CHUNK, n - suffix)) suffix += CHUNK;
     while (suffix < max - prefix && oldText.charCodeAt(o - 1 - suffix) === newText.charCodeAt(n - 1 - suffix)) suffix++;
     this.prefix = prefix;
+    this.oldSuffixStart = o - suffix;
+    this.delta = n - o;
     this.suffixStart = n - suffix;
     this.leading = tokens.sameLeading(previous.tokens);
     this.shift = previous.tokens.length - tokens.length;
-    const oldAt = previous.source.pos(o - suffix);
-    const newAt = source.pos(this.suffixStart);
-    this.suffixUsable = n === o && oldAt.line === newAt.line && oldAt.column === newAt.column && oldAt.byte === newAt.byte;
-    // The trailing tokens matter only when blocks after the edit may be taken over.
-    this.trailingFrom = this.suffixUsable ? tokens.length - tokens.sameTrailing(previous.tokens, 0) : tokens.length;
+    // Tokens after the edit: the same types at offsets `delta` further.
+    this.trailingFrom = tokens.length - tokens.sameTrailing(previous.tokens, this.delta);
   }
 
   /**
@@ -153,9 +158,12 @@ export class Reuse {
       const k = old.find(index);
       if (k < 0) return undefined;
       const end = old.ends[k] as number;
-      if (end < this.leading && tokens.end(end) <= this.prefix) return { entry: k, end, shift: 0 };
+      // Where the edit only inserted or removed text, its offset reads as the edit's far side
+      // (SourceText.forwardTo): a block ending right there is not taken over.
+      const last = this.oldSuffixStart > this.prefix ? this.prefix : this.prefix - 1;
+      if (end < this.leading && tokens.end(end) <= last) return { entry: k, end, shift: 0 };
     }
-    if (!this.suffixUsable || index < this.trailingFrom || tokens.start(index) < this.suffixStart) return undefined;
+    if (index < this.trailingFrom || tokens.start(index) < this.suffixStart) return undefined;
     const k = old.find(index + this.shift);
     if (k < 0) return undefined;
     return { entry: k, end: (old.ends[k] as number) - this.shift, shift: this.shift };

@@ -15,6 +15,8 @@ export class SourceText {
   private readonly cpBefore: number[] | undefined;
   private readonly bytesBefore: number[] | undefined;
   private lastLine = 0;
+  /** A later text of the same file whose parse took blocks of this one over: positions are read there (`forwardTo`). */
+  private successor: Successor | null = null;
 
   constructor(
     readonly text: string,
@@ -44,8 +46,34 @@ export class SourceText {
     return this.text.length;
   }
 
-  /** The position of UTF-16 offset `i`. */
+  /** Whether a later text reads this one's positions (`forwardTo`): a parse may take nothing more from this one. */
+  get forwarded(): boolean {
+    return this.successor !== null;
+  }
+
+  /**
+   * Makes the ranges of this text read their positions in `next`, a later text of the same file
+   * whose parse took over blocks parsed from this one: an offset from `suffixStart` on (the
+   * texts agree again after it) is `delta` further there, one up to `prefix` (they agree before
+   * it) is the same offset there, and one in between (the edit) keeps its position here. So a block
+   * taken over from after an edit that changed the text's length or its lines reads where it
+   * is now, as do the ranges of the earlier parse's other blocks outside the edit. Once only: a
+   * text has one successor.
+   */
+  forwardTo(next: SourceText, prefix: number, suffixStart: number, delta: number): void {
+    if (this.successor !== null) throw new Error(`${this.filename}: this text's positions are read in a later text already`);
+    this.successor = { next, prefix, suffixStart, delta };
+  }
+
+  /** The position of UTF-16 offset `i` (in the latest text of the file, see forwardTo). */
   pos(i: number): Pos {
+    const successor = this.successor;
+    if (successor !== null) {
+      // Where the edit only inserted or removed text, both apply at its offset: it is where a
+      // block after the edit starts (blocks taken over from before it end earlier, reuse.ts).
+      if (i >= successor.suffixStart) return successor.next.pos(i + successor.delta);
+      if (i <= successor.prefix) return successor.next.pos(i);
+    }
     const line = this.lineOf(i);
     const lineStart = this.lineStarts[line] as number;
     if (!this.cpBefore) return { line: line + 1, column: i - lineStart + 1, byte: i };
@@ -94,6 +122,13 @@ export class SourceText {
     for (let j = k << CHECKPOINT_SHIFT; j < i; j++) n += utf8Weight(this.text, j);
     return n;
   }
+}
+
+interface Successor {
+  readonly next: SourceText;
+  readonly prefix: number;
+  readonly suffixStart: number;
+  readonly delta: number;
 }
 
 /** 0 for the low half of a surrogate pair (the pair is one code point), else 1. */
