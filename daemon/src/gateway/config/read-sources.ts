@@ -35,6 +35,20 @@ export interface ParsedFile {
 const lastParses = new Map<string, ParseState>();
 const KEPT_PARSES = 32;
 
+/**
+ * Drops the parse kept for `path`: for a file read once and removed (a validated candidate's
+ * temporary file), whose parse, a large configuration's text, tokens and tree, would otherwise
+ * stay until 32 other files had been read.
+ */
+export function forgetParse(path: string): void {
+  lastParses.delete(path);
+}
+
+/** The files whose parse is kept for their next read (tests). */
+export function keptParsePaths(): string[] {
+  return [...lastParses.keys()];
+}
+
 export function readSources(paths: readonly string[], diags: Diagnostics, given?: ReadonlyMap<string, string>): { files: ParsedFile[]; sources: SourceFile[]; texts: Map<string, string> } {
   const files: ParsedFile[] = [];
   const sources: SourceFile[] = [];

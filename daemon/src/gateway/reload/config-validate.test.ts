@@ -2,6 +2,10 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { configText, join, startManager, tempDir, writeFileSync } from './testing/config-files.js';
 import { CandidateFileError } from './validate-candidate.js';
+import { keptParsePaths } from '../config/read-sources.js';
+
+/** The files in `dir` (the candidate's hidden one included) whose parse the loader keeps. */
+const keptParses = (dir: string): string[] => keptParsePaths().filter((path) => path.startsWith(`${dir}/`)).sort();
 
 async function twoFiles(): Promise<{ dir: string; main: string; backends: string }> {
   const dir = tempDir();
@@ -22,8 +26,9 @@ describe('validate', () => {
     expect(result.diagnostics[0]).toMatchObject({ file: backends, line: 3, summary: 'Invalid backend.origin value' });
     expect(result.diagnostics[0]!.text.startsWith(`${backends}:3,`)).toBe(true);
     expect(target.applied).toHaveLength(1);
-    // The candidate file is gone again.
+    // The candidate file is gone again, and so is its parse; the active files' are kept for their next save.
     expect(readdirSync(dir).sort()).toEqual(['backends.hcl', 'portico.hcl']);
+    expect(keptParses(dir)).toEqual([backends, main].sort());
   });
 
   it('reports what a valid candidate would change', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { PorticoError } from '../../core/errors.js';
 import { loadGatewayConfig } from '../config/load.js';
+import { forgetParse } from '../config/read-sources.js';
 import type { GatewayConfig } from '../config/model.js';
 import type { ReloadDiagnostic } from '../control/control-types.js';
 import { toReloadDiagnostics } from './reload-diagnostics.js';
@@ -62,6 +63,7 @@ export async function validateCandidate({ files, text, file, env }: CandidateInp
       sources: loaded.sources.map((s) => ({ path: rename(s.path), sha256: s.sha256 })),
     };
   } finally {
+    forgetParse(temp.path);
     await temp.remove();
   }
 }
