@@ -124,9 +124,8 @@ export class Reuse {
     private readonly previous: ParseState,
     private readonly tokens: TokenList,
   ) {
-    const source = tokens.source;
     const oldText = previous.source.text;
-    const newText = source.text;
+    const newText = tokens.source.text;
     const max = Math.min(oldText.length, newText.length);
     // Whole chunks first (a string comparison is a memory comparison), then one unit at a time.
     let prefix = 0;

@@ -17,17 +17,6 @@ export interface ParsedFile {
 }
 
 /**
- * Reads and parses every file in order; a directory stands for its `*.hcl` files in name
- * order (as `-d` does). Unreadable files and invalid UTF-8 are diagnostics, like syntax
- * errors, so one run reports every broken file. With `given` texts, `paths` are the files
- * they came from (directories already expanded) and a file found there is not read.
- *
- * The reads are synchronous, like those of the files a configuration names (keys, htpasswd,
- * metadata): the parse that follows blocks for longer than reading a configuration file does,
- * and each asynchronous read was several thread-pool round trips that, under load, each waited
- * for a turn of the event loop (half of a reload's time on a busy 2-core machine).
- */
-/**
  * The last clean parse of each file read most recently, so a save that changed one block of a
  * large file parses that block again and takes the others over (hcl/reuse.ts): a 10,000-backend
  * file's parse was most of its reload. Keyed by path, the most recently read last.
@@ -49,6 +38,17 @@ export function keptParsePaths(): string[] {
   return [...lastParses.keys()];
 }
 
+/**
+ * Reads and parses every file in order; a directory stands for its `*.hcl` files in name
+ * order (as `-d` does). Unreadable files and invalid UTF-8 are diagnostics, like syntax
+ * errors, so one run reports every broken file. With `given` texts, `paths` are the files
+ * they came from (directories already expanded) and a file found there is not read.
+ *
+ * The reads are synchronous, like those of the files a configuration names (keys, htpasswd,
+ * metadata): the parse that follows blocks for longer than reading a configuration file does,
+ * and each asynchronous read was several thread-pool round trips that, under load, each waited
+ * for a turn of the event loop (half of a reload's time on a busy 2-core machine).
+ */
 export function readSources(paths: readonly string[], diags: Diagnostics, given?: ReadonlyMap<string, string>): { files: ParsedFile[]; sources: SourceFile[]; texts: Map<string, string> } {
   const files: ParsedFile[] = [];
   const sources: SourceFile[] = [];
