@@ -70,4 +70,21 @@ describe('callback connections to one receiver origin', () => {
     expect(second.ok).toBe(true);
     expect(receiver.connections.map((c) => c.resumed)).toEqual([false, true]);
   });
+
+  it('works out each URL\'s target once: a refusal repeats with its reason, each path and query reaches the receiver, past the URLs it keeps', async () => {
+    const errors = async (url: string) => (await sender.send(row(url, 0), Date.now())).error;
+    for (let round = 0; round < 2; round++) {
+      expect(await errors('not a url')).toBe('invalid callback URL');
+      expect(await errors(`${receiver.url.replace('https:', 'http:')}/hook`)).toBe('refused: callback URLs must be https://');
+      expect(await errors('https://localhost:1/hook')).toMatch(/^refused: localhost is a loopback name/);
+      expect(await errors('https://10.0.0.1/hook')).toMatch(/^refused: 10\.0\.0\.1 is a loopback, private/);
+    }
+    // More URLs than a sender keeps: the ones it dropped are worked out again, the same way.
+    for (let n = 0; n < 1100; n++) expect(await errors(`https://10.0.${n >> 8}.${n & 255}/h`)).toMatch(/^refused: 10\.0\.\d+\.\d+ is a loopback, private/);
+    expect(await errors('not a url')).toBe('invalid callback URL');
+    const sent = ['/hook?a=1', '/hook?a=2', '/other/path', '/hook?a=1'];
+    for (const [i, path] of sent.entries()) expect((await sender.send(row(`${receiver.url}${path}`, i), Date.now())).ok).toBe(true);
+    expect(receiver.received.map((r) => r.path)).toEqual(sent);
+  });
 });
+

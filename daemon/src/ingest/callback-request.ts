@@ -10,6 +10,12 @@ export interface CallbackResponse {
   snippet: string | null;
 }
 
+/** Where a callback goes: the URL's origin, and its path with the query. */
+export interface CallbackTarget {
+  origin: string;
+  path: string;
+}
+
 /** A request cut short by its sender rather than by the network: its deadline, or a stopping worker. */
 export class CallbackRequestAborted extends PorticoError {
   override name = 'CallbackRequestAborted';
@@ -45,14 +51,14 @@ export class CallbackRequest implements Dispatcher.DispatchHandler {
   #size = 0;
   readonly #timer: NodeJS.Timeout;
 
-  constructor(dispatcher: Dispatcher, url: URL, headers: Record<string, string>, body: string, timeoutMs: number) {
+  constructor(dispatcher: Dispatcher, target: CallbackTarget, headers: Record<string, string>, body: string, timeoutMs: number) {
     this.done = new Promise((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
     });
     this.#timer = setTimeout(() => this.abort('timeout'), timeoutMs);
     try {
-      dispatcher.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', headers, body }, this);
+      dispatcher.dispatch({ origin: target.origin, path: target.path, method: 'POST', headers, body }, this);
     } catch (error) {
       this.#fail(error instanceof Error ? error : new Error(String(error)));
     }

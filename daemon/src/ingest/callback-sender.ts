@@ -2,7 +2,8 @@ import type { Agent } from 'undici';
 import { literalTargetRefusal } from './address-guard.js';
 import { RESERVED_CALLBACK_HEADERS } from './callback-config.js';
 import { callbackAgent, type CallbackAgentOptions } from './callback-connections.js';
-import { CallbackRequest, CallbackRequestAborted } from './callback-request.js';
+import { CallbackRequest, CallbackRequestAborted, type CallbackTarget } from './callback-request.js';
+import { parseUrl } from '../core/parse-url.js';
 import type { AttemptOutcome, ClaimedRow } from './outbox.js';
 import type { OutboxRow } from './records.js';
 import { serviceSignature, standardWebhookSignature } from './signing.js';
@@ -43,6 +44,7 @@ export class CallbackSender {
   readonly #allowHosts: ReadonlySet<string>;
   readonly #clock: () => number;
   readonly #active = new Set<CallbackRequest>();
+  readonly #targets = new Map<string, CallbackTarget | string>();
   #stopped = false;
 
   constructor({ timeoutMs, allowHosts, extraCa, clock = Date.now, connectionsPerOrigin }: CallbackSenderOptions) {
@@ -55,30 +57,45 @@ export class CallbackSender {
   /** One attempt; never throws. `abortAll` aborts it (the caller then releases the row, no attempt counted). */
   async send(row: ClaimedRow, attemptAt: number): Promise<AttemptOutcome> {
     // Same clock as attemptAt, so startedAt + durationMs is never later than the worker's "now" after it.
-    const outcome = (partial: Omit<AttemptOutcome, 'startedAt' | 'durationMs'>): AttemptOutcome => ({ ...partial, startedAt: attemptAt, durationMs: Math.max(0, this.#clock() - attemptAt) });
-    let url: URL;
-    try {
-      url = new URL(row.callback_url);
-    } catch {
-      return outcome({ ok: false, statusCode: null, error: 'invalid callback URL', responseBody: null });
-    }
-    if (url.protocol !== 'https:') return outcome({ ok: false, statusCode: null, error: 'refused: callback URLs must be https://', responseBody: null });
-    const refusal = literalTargetRefusal(url, this.#allowHosts);
-    if (refusal) return outcome({ ok: false, statusCode: null, error: `refused: ${refusal}`, responseBody: null });
+    const outcome = (ok: boolean, statusCode: number | null, error: string | null, responseBody: string | null): AttemptOutcome => ({
+      startedAt: attemptAt,
+      durationMs: Math.max(0, this.#clock() - attemptAt),
+      statusCode,
+      error,
+      responseBody,
+      ok,
+    });
+    const target = this.#target(row.callback_url);
+    if (typeof target === 'string') return outcome(false, null, target, null);
     const body = row.payload;
-    const request = new CallbackRequest(this.#agent, url, callbackHeaders(row, body, attemptAt), body, this.#timeoutMs);
+    const request = new CallbackRequest(this.#agent, target, callbackHeaders(row, body, attemptAt), body, this.#timeoutMs);
     this.#active.add(request);
     if (this.#stopped) request.abort('stopped');
     try {
       const { statusCode, snippet } = await request.done;
       const ok = statusCode >= 200 && statusCode < 300;
-      return outcome({ ok, statusCode, error: ok ? null : `receiver answered HTTP ${statusCode}`, responseBody: snippet });
+      return outcome(ok, statusCode, ok ? null : `receiver answered HTTP ${statusCode}`, snippet);
     } catch (error) {
       const message = error instanceof CallbackRequestAborted && error.code === 'ERR_CALLBACK_TIMEOUT' ? `timeout: no answer within ${this.#timeoutMs} ms` : describeError(error);
-      return outcome({ ok: false, statusCode: null, error: message, responseBody: null });
+      return outcome(false, null, message, null);
     } finally {
       this.#active.delete(request);
     }
+  }
+
+  /**
+   * Where a callback URL's requests go, or why none goes there. A worker sends to a few receivers
+   * over and over: each URL is parsed and checked once (the allowed hosts are fixed for the
+   * sender's life) and kept, up to TARGETS_KEPT of them.
+   */
+  #target(callbackUrl: string): CallbackTarget | string {
+    let target = this.#targets.get(callbackUrl);
+    if (target === undefined) {
+      target = callbackTarget(callbackUrl, this.#allowHosts);
+      if (this.#targets.size >= TARGETS_KEPT) this.#targets.delete(this.#targets.keys().next().value!);
+      this.#targets.set(callbackUrl, target);
+    }
+    return target;
   }
 
   /** Aborts every attempt in flight, and those started later (a stopping worker then releases their rows). */
@@ -90,6 +107,19 @@ export class CallbackSender {
   async close(): Promise<void> {
     await this.#agent.close().catch(() => {});
   }
+}
+
+/** Callback URLs whose targets a sender keeps (the oldest goes first). */
+const TARGETS_KEPT = 1024;
+
+/** A callback URL's origin and request path, or the refusal an attempt to it records. */
+function callbackTarget(callbackUrl: string, allowHosts: ReadonlySet<string>): CallbackTarget | string {
+  const url = parseUrl(callbackUrl);
+  if (url === null) return 'invalid callback URL';
+  if (url.protocol !== 'https:') return 'refused: callback URLs must be https://';
+  const refusal = literalTargetRefusal(url, allowHosts);
+  if (refusal) return `refused: ${refusal}`;
+  return { origin: url.origin, path: `${url.pathname}${url.search}` };
 }
 
 function describeError(error: unknown): string {

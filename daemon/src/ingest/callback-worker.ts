@@ -216,7 +216,7 @@ export class CallbackWorker implements Component {
    */
   #record(item: AttemptToRecord): Promise<RecordedAttempt | null | Error> {
     return new Promise((done) => {
-      this.#toRecord.push({ ...item, done });
+      this.#toRecord.push({ row: item.row, lease: item.lease, outcome: item.outcome, now: item.now, done });
       if (this.#recording) return;
       const waiting = this.#toRecord.length;
       if (waiting >= this.#inFlight.size || waiting >= Math.ceil(this.#opts.batchSize / 2)) {
