@@ -87,4 +87,3 @@ describe('callback connections to one receiver origin', () => {
     expect(receiver.received.map((r) => r.path)).toEqual(sent);
   });
 });
-
