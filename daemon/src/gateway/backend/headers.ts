@@ -64,6 +64,13 @@ function addTokens(tokens: Set<string>, line: string): void {
   }
 }
 
+/** Buffer's own latin1 decoder: `toString('latin1')` first works out the encoding from its name, for every value. */
+interface LatinSliceable extends Buffer {
+  latin1Slice(start: number, end: number): string;
+}
+
+const latin1 = (bytes: Buffer): string => (bytes as LatinSliceable).latin1Slice(0, bytes.length);
+
 /**
  * A backend's response headers as the contract wants them, from undici's raw list (name, value,
  * name, value... as Buffers): lower case, hop-by-hop dropped, repeated names an array and
@@ -78,7 +85,7 @@ export function rawResponseHeaders(raw: readonly Buffer[]): OutgoingHeaders {
     const name = headerNameToString(raw[i]!);
     names[i >> 1] = name;
     if (name !== 'connection') continue;
-    const line = raw[i + 1]!.toString('latin1');
+    const line = latin1(raw[i + 1]!);
     // `keep-alive`, as most backends send it, names only a header that is dropped anyway.
     if (line !== 'keep-alive') addTokens((named ??= new Set<string>()), line);
   }
@@ -86,7 +93,7 @@ export function rawResponseHeaders(raw: readonly Buffer[]): OutgoingHeaders {
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = names[i >> 1]!;
     if (HOP_BY_HOP.has(name) || name.startsWith('proxy-') || (named !== null && named.has(name)) || name === '__proto__') continue;
-    const value = raw[i + 1]!.toString('latin1');
+    const value = latin1(raw[i + 1]!);
     const previous = out[name];
     if (previous === undefined) out[name] = name === 'set-cookie' ? [value] : value;
     else if (typeof previous === 'string') out[name] = [previous, value];

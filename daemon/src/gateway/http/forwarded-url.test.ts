@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { requestUrl } from './forwarded-url.js';
+import { hostName, requestHost, requestUrl } from './forwarded-url.js';
 import { send, startGateway } from './testing/test-gateway.js';
 
 const url = (accept: ('proto' | 'host' | 'port')[], headers: Record<string, string>, xfh = false) => requestUrl({ xfh, acceptForwardedUrl: accept }, headers, '/p?q=1', 'fallback:1').href;
@@ -42,5 +43,27 @@ settings {
     const res = await send(gw.url(), '/where', { headers: { host: 'gw.internal', 'x-forwarded-host': 'WWW.example.com' } });
     expect(JSON.parse(res.text)).toMatchObject({ server: 'public', url: 'http://www.example.com/where' });
     expect((await send(gw.url(), '/where', { headers: { host: 'www.example.com', 'x-forwarded-host': 'other.example.com' } })).text).toBe('internal');
+  });
+});
+
+describe('host values', () => {
+  // What the two functions answer, written out as the regular expressions say it.
+  const valid = (value: string) => /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._~%!$&'()*+;=-]+)(:\d{1,5})?$/.test(value);
+  const nameOf = (value: string) => (value.startsWith('[') ? value.slice(0, value.indexOf(']') + 1) : value.replace(/:\d*$/, '')).toLowerCase().replace(/\.$/, '');
+  const host = fc.oneof(
+    fc.constantFrom('gw.example', 'GW.Example.:8080', 'gw.example.', '[::1]:9', '[::1', 'a b', 'x:99999', 'x:', 'x:1:2', '', 'ÉX', '127.0.0.1:8080', 'h..'),
+    fc.string({ maxLength: 12 }),
+    fc.stringMatching(/^[A-Za-z0-9.]{1,10}(:\d{0,6})?$/),
+  );
+
+  it('are checked and named the same whether seen before or not, past the number of values kept too', () => {
+    const seen = fc.sample(host, { numRuns: 3000, seed: 7 });
+    // Twice over: the second pass answers from what the first kept (up to 1,024 values).
+    for (const value of [...seen, ...seen]) {
+      // A list's first entry (proxies append), trimmed.
+      const head = value.split(',')[0]!.trim();
+      expect(requestHost({ xfh: false }, { host: value }, 'fallback:1')).toBe(valid(head) ? head : 'fallback:1');
+      expect(hostName(value)).toBe(nameOf(value));
+    }
   });
 });
