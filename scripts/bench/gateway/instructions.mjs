@@ -12,6 +12,9 @@
 // helpers count too). Printed per target: thousands of instructions a request, and those of
 // the JIT compiler, of formatting dates and numbers (V8's date printer and libc's printf), of
 // the WHATWG URL parser (ada), and the rest; then each target against the bare proxy.
+// BENCH_FUNCTIONS=N also prints each target's N functions with the most instructions a request,
+// JavaScript by name: node runs with --perf-basic-prof and the addresses of compiled code that
+// callgrind knows no name for are looked up in the map V8 writes (/tmp/perf-<pid>.map).
 // Needs a build (npm run build), nginx and valgrind.
 //   BENCH_BEFORE=.before/bin/portico.js BENCH_TARGETS=bare,portico,before BENCH_WARMUP=15000 BENCH_REQUESTS=3000 node scripts/bench/gateway/instructions.mjs
 import { execFileSync, spawn } from 'node:child_process';
@@ -30,6 +33,7 @@ const HERE = fileURLToPath(new URL('./', import.meta.url));
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 15_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const FUNCTIONS = Number(process.env.BENCH_FUNCTIONS ?? 0);
 const PATH = '/bench/item.json';
 const CHECKOUT = resolve(process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js'));
 const BEFORE = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : null;
@@ -61,12 +65,12 @@ async function count(target) {
   const out = join(base, 'callgrind.out');
   const valgrind = ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, '--smc-check=all-non-file'];
   let args;
-  if (target === 'bare') args = [join(HERE, 'bare-proxy.mjs'), String(port), `http://127.0.0.1:${backendPort}`];
+  if (target === 'bare') args = [...(FUNCTIONS > 0 ? ['--perf-basic-prof'] : []), join(HERE, 'bare-proxy.mjs'), String(port), `http://127.0.0.1:${backendPort}`];
   else {
     const config = join(base, 'portico.hcl');
     writeFileSync(config, porticoConfig(port, backendPort, 0, target !== 'quiet'));
     writeFileSync(join(base, 'jwt-public.pem'), JWT_KEY);
-    args = [...DAEMON_NODE_FLAGS, target === 'before' ? BEFORE : CHECKOUT, 'daemon', '--mode', 'gateway', '-f', config];
+    args = [...DAEMON_NODE_FLAGS, ...(FUNCTIONS > 0 ? ['--perf-basic-prof'] : []), target === 'before' ? BEFORE : CHECKOUT, 'daemon', '--mode', 'gateway', '-f', config];
   }
   const env = {
     ...process.env,
@@ -77,8 +81,12 @@ async function count(target) {
     PORTICO_LOG_LEVEL: 'warn',
     PORTICO_GATEWAY_PROCESSES: '1',
   };
-  // Access lines go to a file, as in the other gateway benchmarks.
-  const log = openSync(join(base, 'output.log'), 'w');
+  // Access lines go to a file, as in the other gateway benchmarks, in a directory of its own: the
+  // daemon watches its configuration's directory, and under valgrind, where a request takes 50
+  // times as long, the watcher's work on every write of the log (20 ms apart) counted as 70k
+  // instructions a request and kept the JIT compiler busy (docs/gateway.md, "A fifteenth machine").
+  mkdirSync(join(base, 'log'), { recursive: true });
+  const log = openSync(join(base, 'log', 'output.log'), 'w');
   const proxy = spawn('valgrind', [...valgrind, process.execPath, ...args], { cwd: ROOT, env, stdio: ['ignore', log, 'pipe'] });
   closeSync(log);
   let stderr = '';
@@ -115,13 +123,67 @@ async function count(target) {
   // The dump is the file with a part number; the one valgrind writes at exit is empty (instrumentation off).
   const parts = readdirSync(base).filter((f) => f.startsWith('callgrind.out.'));
   if (parts.length === 0) throw new Error(`bench: no callgrind dump for ${target}`);
-  return summarize(readFileSync(join(base, parts.sort().at(-1)), 'utf8'));
+  const result = summarize(readFileSync(join(base, parts.sort().at(-1)), 'utf8'));
+  if (FUNCTIONS > 0) result.functions = named(result.functions, join(tmpdir(), `perf-${proxy.pid}.map`));
+  return result;
+}
+
+/** A C++ name without its trailing parameter list (`f(int) const` -> `f`), so overloads and recursion levels add up. */
+function withoutParameters(name) {
+  const text = name.replace(/ const$/, '');
+  if (!text.endsWith(')')) return name;
+  let depth = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    if (text[i] === ')') depth++;
+    else if (text[i] === '(' && --depth === 0) return text.slice(0, i);
+  }
+  return name;
+}
+
+/**
+ * Self instructions a request by function, with the functions callgrind names only by an address
+ * (code V8 compiled) named from V8's perf map: `start size name` lines, hex, the latest code at an
+ * address winning. Returns [name, instructions a request] by cost, highest first.
+ */
+function named(costs, mapFile) {
+  let ranges = [];
+  try {
+    for (const line of readFileSync(mapFile, 'utf8').split('\n')) {
+      const m = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/.exec(line);
+      if (m) ranges.push([parseInt(m[1], 16), parseInt(m[2], 16), m[3]]);
+    }
+  } catch {
+    ranges = [];
+  }
+  // Later entries replace earlier ones at the same start (code moved or collected, the space reused).
+  const byStart = new Map(ranges.map((r) => [r[0], r]));
+  const sorted = [...byStart.values()].sort((a, b) => a[0] - b[0]);
+  const find = (address) => {
+    let lo = 0;
+    let hi = sorted.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const [start, size] = sorted[mid];
+      if (address < start) hi = mid - 1;
+      else if (address >= start + size) lo = mid + 1;
+      else return sorted[mid][2];
+    }
+    return null;
+  };
+  const out = new Map();
+  for (const [fn, n] of costs) {
+    const address = /^0x([0-9a-f]+)$/.exec(fn.replace(/ \[.*$/, '').replace(/^.*:/, '').trim());
+    const name = address ? (find(parseInt(address[1], 16)) ?? 'compiled code (not in the map)') : withoutParameters(fn.replace(/^\?\?\?:/, '').replace(/ \[[^\]]*\]$/, '').replace(/'\d+$/, ''));
+    out.set(name, (out.get(name) ?? 0) + n / REQUESTS);
+  }
+  return [...out].sort((a, b) => b[1] - a[1]);
 }
 
 /** Self instructions per function from a callgrind dump, grouped. */
 function summarize(text) {
   const names = new Map();
   const groups = { total: 0, compiler: 0, formatting: 0, url: 0 };
+  const functions = new Map();
   let fn = '';
   let skipNext = false;
   for (const line of text.split('\n')) {
@@ -153,6 +215,7 @@ function summarize(text) {
     }
     const n = Number(m[1]);
     groups.total += n;
+    functions.set(fn, (functions.get(fn) ?? 0) + n);
     if (/compiler::|Zone/.test(fn)) groups.compiler += n;
     else if (/printf|StringStream|FormatDate|DateCache|_itoa|xsputn/.test(fn)) groups.formatting += n;
     else if (/ada::|url::/.test(fn)) groups.url += n;
@@ -160,7 +223,7 @@ function summarize(text) {
   const totals = Number(/^totals:\s*(\d+)/m.exec(text)?.[1]);
   if (!(Math.abs(groups.total - totals) <= totals * 0.001)) throw new Error(`bench: the dump's self costs add up to ${groups.total}, its totals line says ${totals}`);
   const per = (n) => n / REQUESTS / 1000;
-  return { total: per(groups.total), compiler: per(groups.compiler), formatting: per(groups.formatting), url: per(groups.url), rest: per(groups.total - groups.compiler - groups.formatting - groups.url) };
+  return { total: per(groups.total), compiler: per(groups.compiler), formatting: per(groups.formatting), url: per(groups.url), rest: per(groups.total - groups.compiler - groups.formatting - groups.url), functions };
 }
 
 const NAMES = { bare: 'bare undici proxy', portico: `Portico lines on (${CHECKOUT === resolve(join(ROOT, 'daemon/bin/portico.js')) ? 'this checkout' : CHECKOUT})`, quiet: 'Portico lines off', before: `Portico lines on (${BEFORE})` };
@@ -173,6 +236,10 @@ for (const target of TARGETS) {
   console.log(
     `  ${(NAMES[target] ?? target).padEnd(40)} ${r.total.toFixed(1).padStart(6)}k  (JIT compiler ${r.compiler.toFixed(1)}k, date and number printing ${r.formatting.toFixed(1)}k, URL parser ${r.url.toFixed(1)}k, the rest ${r.rest.toFixed(1)}k)${against}`,
   );
+}
+for (const [target, r] of FUNCTIONS > 0 ? results : []) {
+  console.log(`${NAMES[target] ?? target}: the ${FUNCTIONS} functions with the most instructions a request (self)`);
+  for (const [name, n] of r.functions.slice(0, FUNCTIONS)) console.log(`  ${n.toFixed(0).padStart(7)}  ${name.slice(0, 150)}`);
 }
 if (results.has('before') && results.has('portico')) console.log(`  this checkout / before: ${(results.get('portico').total / results.get('before').total).toFixed(3)}`);
 await Promise.all(children.filter((c) => c.exitCode === null).map((c) => new Promise((done) => (c.once('exit', done), c.kill('SIGTERM')))));
