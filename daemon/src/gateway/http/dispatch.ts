@@ -27,9 +27,9 @@ export interface Placement {
   cors: CorsConfig | null;
   allowedMethods: readonly string[];
   /** Response header modifiers the front applies itself (server, files, spa; not endpoints). */
-  modifiers: Modifiers[];
+  modifiers: readonly Modifiers[];
   customLogFields: ServerConfig['customLogFields'];
-  pathParams: Record<string, string>;
+  pathParams: Readonly<Record<string, string>>;
   wildcard: string | null;
 }
 
@@ -52,8 +52,14 @@ export interface DispatchInput {
   readonly lifetime: RequestLifetime;
 }
 
+/** Placement's lists are replaced, never changed: one empty list of each kind serves every request. */
+const NO_METHODS: readonly string[] = Object.freeze([]);
+const NO_MODIFIERS: readonly Modifiers[] = Object.freeze([]);
+const NO_LOG_FIELDS: ServerConfig['customLogFields'] = Object.freeze([]);
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
 export function emptyPlacement(): Placement {
-  return { server: null, api: null, endpoint: null, files: null, spa: null, template: DEFAULT_HTML_TEMPLATE, cors: null, allowedMethods: [], modifiers: [], customLogFields: [], pathParams: {}, wildcard: null };
+  return { server: null, api: null, endpoint: null, files: null, spa: null, template: DEFAULT_HTML_TEMPLATE, cors: null, allowedMethods: NO_METHODS, modifiers: NO_MODIFIERS, customLogFields: NO_LOG_FIELDS, pathParams: NO_PARAMS, wildcard: null };
 }
 
 export function selectServer(runtime: Runtime, port: number, host: string): ServerRuntime | null {
@@ -201,7 +207,7 @@ function placeInServer(srv: ServerRuntime, path: string, placement: Placement): 
   placement.cors = srv.cors;
   placement.modifiers = [srv.server.modifiers];
   placement.customLogFields = srv.server.customLogFields;
-  const scope = srv.apis.find((a) => underBasePath(path, a.api.basePath));
+  const scope = srv.apis.length === 0 ? undefined : srv.apis.find((a) => underBasePath(path, a.api.basePath));
   if (scope) {
     placement.api = scope.api;
     placement.template = scope.template;
@@ -209,7 +215,7 @@ function placeInServer(srv: ServerRuntime, path: string, placement: Placement): 
     placement.customLogFields = scope.api.customLogFields;
     return;
   }
-  const files = srv.files.find((f) => underBasePath(path, f.basePath));
+  const files = srv.files.length === 0 ? undefined : srv.files.find((f) => underBasePath(path, f.basePath));
   if (files) placement.template = srv.filesTemplates.get(files) ?? srv.template;
 }
 
@@ -235,7 +241,7 @@ function placeTarget(srv: ServerRuntime, target: RouteTarget, placement: Placeme
     placement.api = target.api;
     placement.allowedMethods = target.endpoint.allowedMethods;
     // The endpoint handler applies server, api and endpoint modifiers to its responses.
-    placement.modifiers = [];
+    placement.modifiers = NO_MODIFIERS;
     placement.customLogFields = target.endpoint.customLogFields;
     placement.template = target.api ? (srv.apis.find((a) => a.api === target.api)?.template ?? placement.template) : srv.template;
   }

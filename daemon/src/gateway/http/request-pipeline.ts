@@ -158,7 +158,8 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
     errorType: failure?.kind ?? log.errorType ?? null,
     message: failure?.detail ?? log.errorDetail ?? null,
     custom: log.custom === undefined && custom === null && log.handlerCustom === undefined ? NO_FIELDS : { ...log.custom, ...custom, ...log.handlerCustom },
-    ...(health ? { level: 'debug' as const } : {}),
+    // Set on every entry (undefined: by the outcome), so every entry has one shape.
+    level: health ? 'debug' : undefined,
   });
 }
 
