@@ -54,6 +54,8 @@ describe('host values', () => {
     fc.constantFrom('gw.example', 'GW.Example.:8080', 'gw.example.', '[::1]:9', '[::1', 'a b', 'x:99999', 'x:', 'x:1:2', '', 'ÉX', '127.0.0.1:8080', 'h..'),
     fc.string({ maxLength: 12 }),
     fc.stringMatching(/^[A-Za-z0-9.]{1,10}(:\d{0,6})?$/),
+    // Longer than the values kept (259 characters), around that length.
+    fc.integer({ min: 250, max: 270 }).map((n) => `${'H'.repeat(n - 5)}:8080`),
   );
 
   it('are checked and named the same whether seen before or not, past the number of values kept too', () => {
