@@ -207,7 +207,7 @@ function placeInServer(srv: ServerRuntime, path: string, placement: Placement): 
   placement.cors = srv.cors;
   placement.modifiers = [srv.server.modifiers];
   placement.customLogFields = srv.server.customLogFields;
-  const scope = srv.apis.length === 0 ? undefined : srv.apis.find((a) => underBasePath(path, a.api.basePath));
+  const scope = srv.apis.find((a) => underBasePath(path, a.api.basePath));
   if (scope) {
     placement.api = scope.api;
     placement.template = scope.template;
@@ -215,7 +215,7 @@ function placeInServer(srv: ServerRuntime, path: string, placement: Placement): 
     placement.customLogFields = scope.api.customLogFields;
     return;
   }
-  const files = srv.files.length === 0 ? undefined : srv.files.find((f) => underBasePath(path, f.basePath));
+  const files = srv.files.find((f) => underBasePath(path, f.basePath));
   if (files) placement.template = srv.filesTemplates.get(files) ?? srv.template;
 }
 
