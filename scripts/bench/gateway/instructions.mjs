@@ -8,8 +8,9 @@
 //
 // Each target runs alone under callgrind with its instrumentation off while a loopback client
 // (undici, BENCH_CONNECTIONS requests in flight) warms it up with BENCH_WARMUP requests; then
-// instrumentation goes on for BENCH_REQUESTS requests (every thread: JIT compiler and GC
-// helpers count too). Printed per target: thousands of instructions a request, and those of
+// instrumentation goes on for BENCH_REQUESTS requests (every thread: JIT compiler, GC helpers
+// and the stdout thread count too; the main thread's share, which bounds a process's rate, is
+// printed apart). Printed per target: thousands of instructions a request, and those of
 // the JIT compiler, of formatting dates and numbers (V8's date printer and libc's printf), of
 // the WHATWG URL parser (ada), and the rest; then each target against the bare proxy.
 // BENCH_FUNCTIONS=N also prints each target's N functions with the most instructions a request,
@@ -63,7 +64,7 @@ async function count(target) {
   const base = join(dir, target);
   mkdirSync(base, { recursive: true });
   const out = join(base, 'callgrind.out');
-  const valgrind = ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, '--smc-check=all-non-file'];
+  const valgrind = ['--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, '--smc-check=all-non-file'];
   let args;
   if (target === 'bare') args = [...(FUNCTIONS > 0 ? ['--perf-basic-prof'] : []), join(HERE, 'bare-proxy.mjs'), String(port), `http://127.0.0.1:${backendPort}`];
   else {
@@ -120,10 +121,19 @@ async function count(target) {
   await pool.close();
   proxy.kill('SIGKILL');
   await new Promise((done) => proxy.once('exit', done));
-  // The dump is the file with a part number; the one valgrind writes at exit is empty (instrumentation off).
-  const parts = readdirSync(base).filter((f) => f.startsWith('callgrind.out.'));
-  if (parts.length === 0) throw new Error(`bench: no callgrind dump for ${target}`);
-  const result = summarize(readFileSync(join(base, parts.sort().at(-1)), 'utf8'));
+  // The dump is the files with a part number, one per thread (`.1-01` the main thread); those valgrind writes at exit are empty (instrumentation off).
+  const dumps = readdirSync(base)
+    .map((f) => /^callgrind\.out\.(\d+)-(\d+)$/.exec(f))
+    .filter((m) => m !== null);
+  if (dumps.length === 0) throw new Error(`bench: no callgrind dump for ${target}`);
+  const part = Math.max(...dumps.map((m) => Number(m[1])));
+  const threads = dumps.filter((m) => Number(m[1]) === part).map((m) => ({ thread: Number(m[2]), ...summarize(readFileSync(join(base, m[0]), 'utf8')) }));
+  const result = { main: 0, total: 0, compiler: 0, formatting: 0, url: 0, rest: 0, functions: new Map() };
+  for (const t of threads) {
+    if (t.thread === 1) result.main = t.total;
+    for (const key of ['total', 'compiler', 'formatting', 'url', 'rest']) result[key] += t[key];
+    for (const [fn, n] of t.functions) result.functions.set(fn, (result.functions.get(fn) ?? 0) + n);
+  }
   if (FUNCTIONS > 0) result.functions = named(result.functions, join(tmpdir(), `perf-${proxy.pid}.map`));
   return result;
 }
@@ -220,27 +230,31 @@ function summarize(text) {
     else if (/printf|StringStream|FormatDate|DateCache|_itoa|xsputn/.test(fn)) groups.formatting += n;
     else if (/ada::|url::/.test(fn)) groups.url += n;
   }
-  const totals = Number(/^totals:\s*(\d+)/m.exec(text)?.[1]);
+  const totals = Number(/^totals:\s*(\d+)/m.exec(text)?.[1] ?? 0);
   if (!(Math.abs(groups.total - totals) <= totals * 0.001)) throw new Error(`bench: the dump's self costs add up to ${groups.total}, its totals line says ${totals}`);
   const per = (n) => n / REQUESTS / 1000;
   return { total: per(groups.total), compiler: per(groups.compiler), formatting: per(groups.formatting), url: per(groups.url), rest: per(groups.total - groups.compiler - groups.formatting - groups.url), functions };
 }
 
 const NAMES = { bare: 'bare undici proxy', portico: `Portico lines on (${CHECKOUT === resolve(join(ROOT, 'daemon/bin/portico.js')) ? 'this checkout' : CHECKOUT})`, quiet: 'Portico lines off', before: `Portico lines on (${BEFORE})` };
-console.log(`instructions a request (thousands; callgrind, every thread), ${REQUESTS} requests after ${WARMUP} of warm-up, ${CONNECTIONS} in flight:`);
+console.log(`instructions a request (thousands; callgrind, every thread and the main thread apart), ${REQUESTS} requests after ${WARMUP} of warm-up, ${CONNECTIONS} in flight:`);
 const results = new Map();
 for (const target of TARGETS) {
   const r = await count(target);
   results.set(target, r);
-  const against = results.has('bare') && target !== 'bare' ? `  ${(r.total / results.get('bare').total).toFixed(3)}x the bare proxy` : '';
+  const bare = results.get('bare');
+  const against = bare && target !== 'bare' ? `  ${(r.total / bare.total).toFixed(3)}x the bare proxy (main thread ${(r.main / bare.main).toFixed(3)}x)` : '';
   console.log(
-    `  ${(NAMES[target] ?? target).padEnd(40)} ${r.total.toFixed(1).padStart(6)}k  (JIT compiler ${r.compiler.toFixed(1)}k, date and number printing ${r.formatting.toFixed(1)}k, URL parser ${r.url.toFixed(1)}k, the rest ${r.rest.toFixed(1)}k)${against}`,
+    `  ${(NAMES[target] ?? target).padEnd(40)} ${r.total.toFixed(1).padStart(6)}k, main thread ${r.main.toFixed(1)}k  (JIT compiler ${r.compiler.toFixed(1)}k, date and number printing ${r.formatting.toFixed(1)}k, URL parser ${r.url.toFixed(1)}k, the rest ${r.rest.toFixed(1)}k)${against}`,
   );
 }
 for (const [target, r] of FUNCTIONS > 0 ? results : []) {
   console.log(`${NAMES[target] ?? target}: the ${FUNCTIONS} functions with the most instructions a request (self)`);
   for (const [name, n] of r.functions.slice(0, FUNCTIONS)) console.log(`  ${n.toFixed(0).padStart(7)}  ${name.slice(0, 150)}`);
 }
-if (results.has('before') && results.has('portico')) console.log(`  this checkout / before: ${(results.get('portico').total / results.get('before').total).toFixed(3)}`);
+if (results.has('before') && results.has('portico')) {
+  const [after, before] = [results.get('portico'), results.get('before')];
+  console.log(`  this checkout / before: ${(after.total / before.total).toFixed(3)} (main thread ${(after.main / before.main).toFixed(3)})`);
+}
 await Promise.all(children.filter((c) => c.exitCode === null).map((c) => new Promise((done) => (c.once('exit', done), c.kill('SIGTERM')))));
 process.exit(0);
