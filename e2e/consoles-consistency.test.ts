@@ -279,8 +279,10 @@ describe('web dashboard at 1280 px', () => {
   it('deliveries, jobs and events: filters and the selected item survive a reload and Back; cancelling a job asks in the page', async (ctx) => {
     const store = new SqliteStore({ file: join(daemon.dataDir, 'portico.db') });
     try {
-      const [dead] = await seedDeliveries(store, 2, 'https://hooks-a.invalid/x');
-      await seedDeliveries(store, 1, 'https://hooks-b.invalid/y');
+      // Due in an hour: the daemon's callback worker must not claim the row made DEAD below (its result would overwrite the status).
+      const later = Date.now() + 3_600_000;
+      const [dead] = await seedDeliveries(store, 2, 'https://hooks-a.invalid/x', null, Date.now(), later);
+      await seedDeliveries(store, 1, 'https://hooks-b.invalid/y', null, Date.now(), later);
       await store.run(`UPDATE ingest_callback_outbox SET status = 'DEAD', attempts = 5, finished_at = ?, last_error = 'receiver answered HTTP 503' WHERE id = ?`, [Date.now(), dead!]);
       const [{ job }] = (await store.all<{ job: string }>('SELECT ingest_job_id AS job FROM ingest_callback_outbox WHERE id = ?', [dead!])) as [{ job: string }];
       const { page, dialogs } = await dashboard(ctx);
