@@ -36,7 +36,7 @@ function accessLine(r: GatewayLogRecord): string {
  */
 export function accessLineOf(input: AccessRecordInput): string {
   let line = `${text(input.clientIp)} - ${text(input.authUser)} [${isoTime(input.startedAt)}] "${text(input.method)} ${text(loggableUrl(input.url))}" ${input.status} ${input.responseBytes} ${ms(Math.round(input.durationMs * 1000) / 1000)}`;
-  if (input.requestId) line += ` id=${quote(input.requestId)}`;
+  if (input.requestId) line += ` id=${quoteId(input.requestId)}`;
   if (input.handler) line += ` handler=${quoteName(input.handler)}`;
   if (input.server) line += ` server=${quoteName(input.server)}`;
   if (input.api) line += ` api=${quoteName(input.api)}`;
@@ -51,7 +51,7 @@ export function backendLineOf(input: BackendLogInput): string {
   const { error, timings } = input;
   let line = `[${isoTime(input.startedAt)}] backend ${text(input.backend)} "${text(input.method)} ${text(loggableUrl(input.url))}" ${text(input.status)} ${ms(timings.total)}`;
   if (timings.ttfb !== null) line += ` ttfb=${ms(timings.ttfb)}`;
-  if (input.requestId) line += ` id=${quote(input.requestId)}`;
+  if (input.requestId) line += ` id=${quoteId(input.requestId)}`;
   if (input.handler) line += ` handler=${quoteName(input.handler)}`;
   if (error instanceof GatewayError) {
     if (error.kind) line += ` error_type=${quote(error.kind)}`;
@@ -96,6 +96,18 @@ function customPair(r: GatewayLogRecord): string[] {
 function text(value: unknown): string {
   if (value === undefined || value === null || value === '') return '-';
   return String(value);
+}
+
+/** A request's id, quoted once for its two lines (the backend line, then the access line, take the same string). */
+let lastId = '';
+let lastIdText = '';
+
+function quoteId(id: string): string {
+  if (id !== lastId) {
+    lastIdText = quote(id);
+    lastId = id;
+  }
+  return lastIdText;
 }
 
 /** Names from the configuration (handler, server, api, endpoint): few, and the same on every line, so each is quoted once. */
