@@ -42,14 +42,6 @@ class BodyClosedByReader extends PorticoError {
 }
 
 /**
- * undici's raw handler interface (onConnect, onHeaders, onData, onComplete, onError): the response
- * head comes as the raw list of names and values, turned into the contract's headers in one pass
- * (rawResponseHeaders). A handler of the newer interface (onRequestStart, onResponseStart...)
- * would be wrapped by undici in an adapter that builds a header object and a trailer object per
- * response first (docs/gateway.md, "Performance").
- */
-
-/**
  * The origin of the last backend request, kept: an equal origin is passed as that same string,
  * whose hash V8 has computed already, so the dispatcher's lookups by origin (two maps) do not
  * hash a fresh string for every request (about 1,000 instructions, counted with callgrind).
@@ -61,6 +53,14 @@ function knownOrigin(origin: string): string {
   lastOrigin = origin;
   return origin;
 }
+
+/**
+ * undici's raw handler interface (onConnect, onHeaders, onData, onComplete, onError): the response
+ * head comes as the raw list of names and values, turned into the contract's headers in one pass
+ * (rawResponseHeaders). A handler of the newer interface (onRequestStart, onResponseStart...)
+ * would be wrapped by undici in an adapter that builds a header object and a trailer object per
+ * response first (docs/gateway.md, "Performance").
+ */
 export class BackendExchange implements Dispatcher.DispatchHandler {
   readonly #options: ExchangeOptions;
   readonly #request: BackendRequest;
