@@ -8,9 +8,8 @@
 //
 // Each target runs alone under callgrind with its instrumentation off while a loopback client
 // (undici, BENCH_CONNECTIONS requests in flight) warms it up with BENCH_WARMUP requests; then
-// instrumentation goes on for BENCH_REQUESTS requests (every thread: JIT compiler, GC helpers
-// and the stdout thread count too; the main thread's share, which bounds a process's rate, is
-// printed apart). Printed per target: thousands of instructions a request, and those of
+// instrumentation goes on for BENCH_REQUESTS requests (every thread: JIT compiler and GC
+// helpers count too; the main thread's share, which bounds a process's rate, is printed apart). Printed per target: thousands of instructions a request, and those of
 // the JIT compiler, of formatting dates and numbers (V8's date printer and libc's printf), of
 // the WHATWG URL parser (ada), and the rest; then each target against the bare proxy.
 // BENCH_FUNCTIONS=N also prints each target's N functions with the most instructions a request,
