@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvSyntaxError, formatCsv, parseCsv } from './csv.js';
+import { CsvReader, CsvSyntaxError, formatCsv, parseCsv, type CsvParseOptions } from './csv.js';
 import { PorticoError } from './errors.js';
+import { referenceParseCsv } from './testing/csv-reference.js';
 
 /** The error `parseCsv` throws for `text`, or a failure when it parses. */
 function syntaxError(text: string, options?: Parameters<typeof parseCsv>[1]): CsvSyntaxError {
@@ -81,5 +82,67 @@ describe('parseCsv', () => {
         expect(parseCsv(formatCsv(rows)).map((r) => r.fields)).toEqual(rows);
       }),
     );
+  });
+});
+
+/** What parsing gave: the records, or the error's line, column and message. */
+function outcome(parse: () => unknown): unknown {
+  try {
+    return { rows: parse() };
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) return { error: [error.line, error.column, error.message] };
+    throw error;
+  }
+}
+
+/** `text` through a CsvReader in pieces cut at `cuts` (never inside a surrogate pair, as a streaming TextDecoder never cuts one). */
+function inPieces(text: string, cuts: number[], options: CsvParseOptions): unknown {
+  const at = [...new Set(cuts.map((c) => c % (text.length + 1)))]
+    .filter((c) => !(c > 0 && c < text.length && text.charCodeAt(c - 1) >= 0xd800 && text.charCodeAt(c - 1) <= 0xdbff))
+    .sort((a, b) => a - b);
+  return outcome(() => {
+    const reader = new CsvReader(options);
+    const rows = [];
+    let from = 0;
+    for (const cut of [...at, text.length]) {
+      rows.push(...reader.push(text.slice(from, cut)));
+      from = cut;
+    }
+    rows.push(...reader.end());
+    return rows;
+  });
+}
+
+describe('CsvReader (pieces of a text)', () => {
+  const unit = fc.constantFrom('a', 'b', ',', ',', '"', '"', '\r', '\n', '\r\n', '\\', "'", ' ', 'é', '\u{1F600}');
+  const text = fc.tuple(fc.boolean(), fc.array(unit, { maxLength: 60 })).map(([bom, units]) => (bom ? '\uFEFF' : '') + units.join(''));
+
+  it('reads any text cut anywhere as the whole-text parser before it did: the same records, or the same error at the same line and column', () => {
+    fc.assert(
+      fc.property(text, fc.array(fc.nat(), { maxLength: 8 }), fc.boolean(), (input, cuts, backslashEscapes) => {
+        const expected = outcome(() => referenceParseCsv(input, { backslashEscapes }));
+        expect(outcome(() => parseCsv(input, { backslashEscapes }))).toEqual(expected);
+        expect(inPieces(input, cuts, { backslashEscapes })).toEqual(expected);
+        // One character a piece: every boundary at once.
+        expect(inPieces(input, Array.from({ length: input.length }, (_, k) => k), { backslashEscapes })).toEqual(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("counts a long line's columns across pieces, and holds only the unfinished record between them", () => {
+    const line = Array.from({ length: 20_000 }, (_, k) => `"${k % 10}é"`).join(',');
+    const reader = new CsvReader();
+    const rows = [];
+    for (let k = 0; k < line.length; k += 4096) rows.push(...reader.push(`${k === 0 ? 'h\n' : ''}${line.slice(k, k + 4096)}`));
+    expect(rows.map((r) => r.fields)).toEqual([['h']]);
+    rows.push(...reader.push(',"open\n'));
+    expect(() => reader.end()).toThrow(new CsvSyntaxError(2, [...line].length + 2, 'a quoted field is never closed (missing ")'));
+  });
+
+  it('refuses a push after end', () => {
+    const reader = new CsvReader();
+    reader.end();
+    expect(() => reader.push('a')).toThrow(/after end/);
   });
 });

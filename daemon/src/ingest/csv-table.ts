@@ -1,5 +1,9 @@
-/** CSV (RFC 4180) to a typed table: the parsing the PARSE_AND_INGEST and REPARSE jobs do. */
-import { CsvSyntaxError, parseCsv, type CsvRow } from '../core/csv.js';
+/**
+ * CSV (RFC 4180) to a typed table, a piece at a time: the parsing the PARSE_AND_INGEST and
+ * REPARSE jobs do. A file is read twice and never held whole: `scanCsvTable` checks it and works
+ * out each column's type, `readCsvTable` then hands over its typed rows in parts.
+ */
+import { CsvReader, CsvSyntaxError, type CsvRow } from '../core/csv.js';
 import { PorticoError } from '../core/errors.js';
 
 export type ColumnType = 'integer' | 'number' | 'boolean' | 'date' | 'timestamp' | 'text';
@@ -12,9 +16,10 @@ export interface Column {
 
 export type Cell = string | number | boolean | null;
 
-export interface ParsedTable {
+/** What the first read of a file found: its columns, typed, and how many rows it has. */
+export interface TableShape {
   columns: Column[];
-  rows: Cell[][];
+  rowCount: number;
 }
 
 /** The uploaded file is not a CSV table this job can store; the message says what and where. */
@@ -31,17 +36,43 @@ const BOOLEAN = /^(true|false)$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
+/** The types a column can have, narrowest first, and what a value must be to fit each. */
+const CANDIDATES: ReadonlyArray<readonly [ColumnType, (value: string) => boolean]> = [
+  ['integer', (v) => INTEGER.test(v)],
+  ['number', (v) => NUMBER.test(v)],
+  ['boolean', (v) => BOOLEAN.test(v)],
+  ['date', (v) => DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))],
+  ['timestamp', (v) => TIMESTAMP.test(v) && !Number.isNaN(Date.parse(v))],
+];
+const EVERY_CANDIDATE = (1 << CANDIDATES.length) - 1;
+
+/** One column's type, value by value: the narrowest type every non-empty value fits (text if none). */
+class ColumnTyping {
+  #fits = EVERY_CANDIDATE;
+  #present = false;
+  nullable = false;
+
+  add(value: string): void {
+    if (value === '') {
+      this.nullable = true;
+      return;
+    }
+    this.#present = true;
+    for (let k = 0; k < CANDIDATES.length; k++) if (this.#fits & (1 << k) && !CANDIDATES[k]![1](value)) this.#fits &= ~(1 << k);
+  }
+
+  type(): ColumnType {
+    if (!this.#present) return 'text';
+    for (let k = 0; k < CANDIDATES.length; k++) if (this.#fits & (1 << k)) return CANDIDATES[k]![0];
+    return 'text';
+  }
+}
+
 /** The narrowest type every non-empty value fits; an empty cell is null. */
 export function inferType(values: readonly string[]): ColumnType {
-  const present = values.filter((v) => v !== '');
-  if (present.length === 0) return 'text';
-  const all = (re: RegExp, check: (v: string) => boolean = () => true) => present.every((v) => re.test(v) && check(v));
-  if (all(INTEGER)) return 'integer';
-  if (all(NUMBER)) return 'number';
-  if (all(BOOLEAN)) return 'boolean';
-  if (all(DATE, (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)))) return 'date';
-  if (all(TIMESTAMP, (v) => !Number.isNaN(Date.parse(v)))) return 'timestamp';
-  return 'text';
+  const typing = new ColumnTyping();
+  for (const value of values) typing.add(value);
+  return typing.type();
 }
 
 function convert(value: string, type: ColumnType): Cell {
@@ -51,39 +82,130 @@ function convert(value: string, type: ColumnType): Cell {
   return value;
 }
 
-/** Decodes, parses and types a CSV file; a bad file throws a CsvError saying what and where. */
-export function parseCsvTable(content: Uint8Array): ParsedTable {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(content);
-  } catch {
-    throw new CsvError('the file is not UTF-8 text');
+/**
+ * A CSV file's bytes, piece by piece, to its records after the header: refused (a CsvError
+ * saying what and where) when it is not UTF-8, holds NUL bytes, has no header, a header column
+ * without a name or twice, or a record not as wide as the header.
+ */
+class TableRecords {
+  readonly #decoder = new TextDecoder('utf-8', { fatal: true });
+  readonly #reader = new CsvReader();
+  #names: string[] | null = null;
+  #bytes = 0;
+
+  /** The header's names, once a record has been read. */
+  get names(): string[] | null {
+    return this.#names;
   }
-  if (text.includes('\0')) throw new CsvError('the file contains NUL bytes; it is not a CSV text file');
-  const [header, ...body] = records(text);
-  if (!header) throw new CsvError('the file is empty: a header row is required');
-  const names = header.fields.map((h) => h.trim());
-  names.forEach((name, i) => {
-    if (name === '') throw new CsvError(`line ${header.line}: header column ${i + 1} has no name`);
-    if (names.indexOf(name) !== i) throw new CsvError(`line ${header.line}: header column ${i + 1} repeats the name '${name}'`);
-  });
-  // The record's own line: blank lines are skipped and a quoted field can span lines.
-  for (const record of body) {
-    if (record.fields.length !== names.length) throw new CsvError(`line ${record.line} has ${record.fields.length} fields; the header has ${names.length}`);
+
+  push(bytes: Uint8Array): string[][] {
+    const from = this.#bytes;
+    this.#bytes += bytes.length;
+    return this.#records(() => this.#decoder.decode(bytes, { stream: true }), from);
   }
-  const columns: Column[] = names.map((name, c) => {
-    const values = body.map((r) => r.fields[c]!);
-    return { name, type: inferType(values), nullable: values.some((v) => v === '') };
-  });
-  return { columns, rows: body.map((r) => r.fields.map((v, c) => convert(v, columns[c]!.type))) };
+
+  end(): string[][] {
+    const body = this.#records(() => this.#decoder.decode(), this.#bytes, true);
+    if (!this.#names) throw new CsvError('the file is empty: a header row is required');
+    return body;
+  }
+
+  #records(decode: () => string, from: number, last = false): string[][] {
+    let text: string;
+    try {
+      text = decode();
+    } catch {
+      throw new CsvError(`the file is not UTF-8 text (a byte sequence that is not UTF-8 ${last ? 'at its end' : `within bytes ${from + 1} to ${this.#bytes}`})`);
+    }
+    if (text.includes('\0')) throw new CsvError('the file contains NUL bytes; it is not a CSV text file');
+    const body: string[][] = [];
+    this.#check(() => this.#reader.push(text), body);
+    if (last) this.#check(() => this.#reader.end(), body);
+    return body;
+  }
+
+  /** Checks the records `read` gives (the header first) and adds those after the header to `body`. */
+  #check(read: () => CsvRow[], body: string[][]): void {
+    let records: CsvRow[];
+    try {
+      records = read();
+    } catch (error) {
+      if (error instanceof CsvSyntaxError) throw new CsvError(error.message, { cause: error });
+      throw error;
+    }
+    for (const record of records) {
+      if (!this.#names) {
+        const names = record.fields.map((h) => h.trim());
+        names.forEach((name, i) => {
+          if (name === '') throw new CsvError(`line ${record.line}: header column ${i + 1} has no name`);
+          if (names.indexOf(name) !== i) throw new CsvError(`line ${record.line}: header column ${i + 1} repeats the name '${name}'`);
+        });
+        this.#names = names;
+        continue;
+      }
+      // The record's own line: blank lines are skipped and a quoted field can span lines.
+      if (record.fields.length !== this.#names.length) throw new CsvError(`line ${record.line} has ${record.fields.length} fields; the header has ${this.#names.length}`);
+      body.push(record.fields);
+    }
+  }
 }
 
-/** The shared parser's records; its syntax errors (with line and column) become this job's CsvError. */
-function records(text: string): CsvRow[] {
-  try {
-    return parseCsv(text);
-  } catch (error) {
-    if (error instanceof CsvSyntaxError) throw new CsvError(error.message, { cause: error });
-    throw error;
+/** The first read: checks the whole file and types its columns, holding one piece and one record at a time. */
+export async function scanCsvTable(pieces: AsyncIterable<Uint8Array>): Promise<TableShape> {
+  const records = new TableRecords();
+  let typings: ColumnTyping[] = [];
+  let rowCount = 0;
+  const add = (body: string[][]) => {
+    if (typings.length === 0 && records.names) typings = records.names.map(() => new ColumnTyping());
+    for (const fields of body) for (let c = 0; c < fields.length; c++) typings[c]!.add(fields[c]!);
+    rowCount += body.length;
+  };
+  for await (const piece of pieces) add(records.push(piece));
+  add(records.end());
+  const columns = records.names!.map((name, c) => ({ name, type: typings[c]!.type(), nullable: typings[c]!.nullable }));
+  return { columns, rowCount };
+}
+
+/** Where a part of rows ends: this many rows, or about this many characters of cells. */
+export interface PartLimits {
+  rows: number;
+  chars: number;
+}
+
+export const PART_LIMITS: PartLimits = { rows: 10_000, chars: 1024 * 1024 };
+
+/**
+ * The second read: the file's rows, typed as `shape` says, handed to `onPart` a part at a time
+ * (awaited before more is read). Refuses a file that is no longer the one `shape` was made from.
+ */
+export async function readCsvTable(pieces: AsyncIterable<Uint8Array>, shape: TableShape, onPart: (rows: Cell[][]) => Promise<void>, limits: PartLimits = PART_LIMITS): Promise<void> {
+  const records = new TableRecords();
+  const types = shape.columns.map((c) => c.type);
+  let part: Cell[][] = [];
+  let chars = 0;
+  let rowCount = 0;
+  const take = async (body: string[][]) => {
+    for (const fields of body) {
+      const row: Cell[] = new Array(fields.length);
+      for (let c = 0; c < fields.length; c++) {
+        row[c] = convert(fields[c]!, types[c]!);
+        chars += fields[c]!.length + 3;
+      }
+      part.push(row);
+      if (part.length >= limits.rows || chars >= limits.chars) {
+        const full = part;
+        part = [];
+        chars = 0;
+        await onPart(full);
+      }
+    }
+    rowCount += body.length;
+  };
+  for await (const piece of pieces) await take(records.push(piece));
+  await take(records.end());
+  if (part.length > 0) await onPart(part);
+  const names = records.names!;
+  if (rowCount !== shape.rowCount || names.length !== shape.columns.length || names.some((name, c) => name !== shape.columns[c]!.name)) {
+    throw new CsvError('the file changed between its two reads; upload it again');
   }
 }

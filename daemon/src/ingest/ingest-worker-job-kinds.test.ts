@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases, type TestDatabase } from '../store/testing/databases.js';
 import type { Store } from '../store/types.js';
 import { IngestWorker } from './ingest-worker.js';
+import { RetentionWorker } from './retention-worker.js';
 import { JobStore } from './job-store.js';
 import { jobRead, type JobRow, type OutboxRow } from './records.js';
 import { QUIET_LOGGER, migratedStore } from './testing/ingest-fixture.js';
@@ -139,6 +140,126 @@ describe.each(factories.map((f) => [f().kind, f] as const))('ingest worker job k
     expect(row.status).toBe('CANCELLED');
     expect(row.snapshot_id).toBeNull();
     expect(await store.get('SELECT COUNT(*) AS n FROM ingest_tables')).toEqual({ n: 0 });
+    // The snapshot's parts, stored while the file was read, went with the result.
+    expect(await partCount()).toBe(0);
     expect(await store.all('SELECT event_type FROM ingest_callback_outbox')).toEqual([{ event_type: 'ingest.failed' }]);
+  });
+
+  const partCount = async () => Number((await store.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM ingest_snapshot_parts'))!.n);
+  /** A worker whose snapshots are stored in parts of `rows` rows. */
+  async function smallPartsWorker(rows: number): Promise<IngestWorker> {
+    const small = new IngestWorker({ store: () => store, uploads, partLimits: { rows, chars: 1024 * 1024 }, logger: QUIET_LOGGER, pollIntervalMs: 50, stopGraceMs: 100, poll: false });
+    await small.start();
+    return small;
+  }
+  async function runWith(runner: IngestWorker, job: IngestJobRead): Promise<IngestJobRead> {
+    expect(await runner.runOnce()).toBe(job.ingest_job_id);
+    return jobRead((await store.get<JobRow>('SELECT * FROM ingest_jobs WHERE ingest_job_id = ?', [job.ingest_job_id]))!);
+  }
+
+  it('stores a snapshot in parts and reads it back a part at a time: the same statistics, samples and relations as in one part', async () => {
+    const people = ['id,name,score,joined', ...Array.from({ length: 23 }, (_, k) => `${k + 1},p${k % 7},${k % 5 === 0 ? '' : k * 1.5},2024-01-${String((k % 28) + 1).padStart(2, '0')}`)].join('\n');
+    const visits = ['visit,person', ...Array.from({ length: 17 }, (_, k) => `${100 + k},${(k % 23) + 1}`)].join('\n');
+    const results = [];
+    for (const runner of [worker, await smallPartsWorker(2)]) {
+      const dataset = (await jobs.createDataset(scope, 'parts')).dataset_id;
+      const make = async (name: string, text: string) => {
+        const staged = await uploads.stage();
+        await staged.write(Buffer.from(text));
+        return jobs.createJob(scope, { datasetId: dataset, jobKind: 'PARSE_AND_INGEST', tableId: null, fileId: null, request: {}, callback }, { filename: name, contentType: 'text/csv', upload: staged });
+      };
+      const ingested = await runWith(runner, await make('people.csv', people));
+      await runWith(runner, await make('visits.csv', visits));
+      const parts = await store.get<{ part_count: number }>('SELECT part_count FROM ingest_snapshots WHERE snapshot_id = ?', [ingested.snapshot_id]);
+      const later = (kind: JobKind) => jobs.createJob(scope, { datasetId: dataset, jobKind: kind, tableId: null, fileId: null, request: {}, callback });
+      const described = (await runWith(runner, await later('DESCRIBE_PASS'))).result_json.tables as Array<{ name: string }>;
+      const sampled = (await runWith(runner, await later('SAMPLE_REFRESH'))).result_json.tables as Array<{ name: string }>;
+      const related = (await runWith(runner, await later('RELATION_PASS'))).result_json.relations;
+      const strip = (tables: Array<{ name: string }>) => tables.map(({ name, ...t }) => ({ name, ...t, table_id: undefined, snapshot_id: undefined })).sort((a, b) => a.name.localeCompare(b.name));
+      results.push({ parts: Number(parts!.part_count), described: strip(described), sampled: strip(sampled), related: (related as Array<Record<string, unknown>>).map(({ from_table_id: _f, to_table_id: _t, ...r }) => r) });
+    }
+    const [whole, inParts] = results;
+    expect(whole!.parts).toBe(1);
+    expect(inParts!.parts).toBe(12);
+    expect(inParts!.described).toEqual(whole!.described);
+    expect(inParts!.sampled).toEqual(whole!.sampled);
+    expect((inParts!.sampled[0] as unknown as { sample: unknown[] }).sample).toHaveLength(10);
+    expect(inParts!.related).toEqual(whole!.related);
+    expect(whole!.related).toEqual([expect.objectContaining({ from_table: 'visits', from_column: 'person', to_table: 'people', to_column: 'id', coverage: 1 })]);
+    expect(whole!.described.find((t) => t.name === 'people')).toMatchObject({
+      row_count: 23,
+      columns: [
+        { name: 'id', type: 'integer', count: 23, nulls: 0, distinct: 23, min: 1, max: 23, mean: 12 },
+        { name: 'name', type: 'text', distinct: 7, min_length: 2, max_length: 2 },
+        { name: 'score', type: 'number', nulls: 5, min: 1.5, max: 33 },
+        { name: 'joined', type: 'date', min: '2024-01-01', max: '2024-01-23' },
+      ],
+    });
+  });
+
+  it('reads a snapshot stored before parts (its rows in one column) as before', async () => {
+    const table = await run(await upload('customers.csv', CUSTOMERS));
+    // As migration 6 found it: no parts, every row in rows_json.
+    await store.run("UPDATE ingest_snapshots SET part_count = NULL, rows_json = ? WHERE snapshot_id = ?", [JSON.stringify([[1, 'Ada', true], [2, 'Brian', false], [3, 'Chen', null]]), table.snapshot_id]);
+    await store.run('DELETE FROM ingest_snapshot_parts');
+    const sampled = await run(await queue('SAMPLE_REFRESH'));
+    expect((sampled.result_json.tables as Array<{ sample: unknown[][] }>)[0]!.sample).toEqual([[1, 'Ada', true], [2, 'Brian', false], [3, 'Chen', null]]);
+    const described = await run(await queue('DESCRIBE_PASS'));
+    expect((described.result_json.tables as Array<{ columns: unknown[] }>)[0]!.columns[2]).toMatchObject({ name: 'vip', count: 3, nulls: 1, distinct: 2 });
+  });
+
+  it('keeps no part of a file that turns out bad after its first parts, and fails it with the line', async () => {
+    const rows = Array.from({ length: 30 }, (_, k) => `${k},x`);
+    rows[24] = '24,"never closed';
+    const small = await smallPartsWorker(3);
+    const bad = await runWith(small, await upload('late.csv', ['a,b', ...rows].join('\n')));
+    expect(bad.result_json.error).toBe('late.csv: line 26, column 4: a quoted field is never closed (missing ")');
+    expect(await partCount()).toBe(0);
+    // The same when the file changes on disk between the two reads: its hash is checked at the end of each.
+    const fileOf = async (job: IngestJobRead) => (await store.get<{ file_id: string }>('SELECT file_id FROM ingest_jobs WHERE ingest_job_id = ?', [job.ingest_job_id]))!.file_id;
+    const job = await upload('moving.csv', CUSTOMERS);
+    const path = uploads.pathOf(await fileOf(job));
+    const moving = new IngestWorker({
+      store: () => store,
+      uploads: Object.assign(Object.create(uploads) as UploadFiles, {
+        pieces: (file: Parameters<UploadFiles['pieces']>[0]) => {
+          reads += 1;
+          if (reads === 2) writeFileSync(path, CUSTOMERS.replace('Ada', 'Bob'));
+          return uploads.pieces(file);
+        },
+      }),
+      partLimits: { rows: 1, chars: 1024 },
+      logger: QUIET_LOGGER,
+      pollIntervalMs: 50,
+      stopGraceMs: 100,
+      poll: false,
+    });
+    let reads = 0;
+    await moving.start();
+    expect((await runWith(moving, job)).result_json.error).toBe('source file moving.csv changed on disk since it was uploaded (its SHA-256 differs from the upload); upload it again');
+    expect(reads).toBe(2);
+    expect(await partCount()).toBe(0);
+  });
+
+  it('removes the parts a stopped run of a job left when the job runs again, and after it finished, with the retention pass', async () => {
+    const job = await upload('customers.csv', CUSTOMERS);
+    const leftover = (snapshot: string, jobId: string) =>
+      store.run("INSERT INTO ingest_snapshot_parts (snapshot_id, part_no, ingest_job_id, row_count, rows_json) VALUES (?, 0, ?, 1, '[[1]]')", [snapshot, jobId]);
+    // A run that stopped before finishing (a crash): parts, no snapshot row.
+    await leftover('00000000-0000-4000-8000-000000000001', job.ingest_job_id);
+    const other = await upload('other.csv', CUSTOMERS);
+    await leftover('00000000-0000-4000-8000-000000000002', other.ingest_job_id);
+    const done = await run(job);
+    expect(done.status).toBe('SUCCEEDED');
+    const kept = await store.all<{ snapshot_id: string }>('SELECT DISTINCT snapshot_id FROM ingest_snapshot_parts ORDER BY snapshot_id');
+    // This job's leftover went; the other job's (not run yet) and the new snapshot's parts stay.
+    expect(kept.map((r) => r.snapshot_id).sort()).toEqual(['00000000-0000-4000-8000-000000000002', done.snapshot_id].sort());
+    // The other job finishes by another worker without those parts (say, cancelled): the retention pass removes them.
+    await jobs.cancel(scope, other.ingest_job_id, 'tester');
+    await leftover('00000000-0000-4000-8000-000000000003', done.ingest_job_id);
+    const retention = new RetentionWorker({ store: () => store, uploads, logger: QUIET_LOGGER, retentionDays: 7, intervalMs: 60_000, poll: false });
+    expect((await retention.runOnce()).partsRemoved).toBe(2);
+    expect((await store.all<{ snapshot_id: string }>('SELECT DISTINCT snapshot_id FROM ingest_snapshot_parts')).map((r) => r.snapshot_id)).toEqual([done.snapshot_id]);
+    expect((await run(await queue('SAMPLE_REFRESH'))).status).toBe('SUCCEEDED');
   });
 });

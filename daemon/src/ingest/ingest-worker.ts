@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import type { Component } from '../core/component.js';
 import type { Logger } from '../core/logger.js';
 import type { Store } from '../store/types.js';
-import { runJobKind, type JobOutcome } from './job-kinds.js';
+import { discardUnfinishedParts, runJobKind, type JobOutcome } from './job-kinds.js';
+import type { PartLimits } from './csv-table.js';
 import { finishJob, type FinishedJob } from './job-store.js';
 import type { JobRow } from './records.js';
 import type { UploadFiles } from './upload-files.js';
@@ -24,6 +25,8 @@ export interface IngestWorkerOptions {
   store: () => Store;
   /** The uploaded files (`<data dir>/uploads`, shared with the processes that take uploads). */
   uploads: UploadFiles;
+  /** Where a snapshot's parts end (tests make them small); by default 10,000 rows or about 1 MiB. */
+  partLimits?: PartLimits;
   logger: Logger;
   pollIntervalMs: number;
   /** How long a claimed job stays with this worker before another may take it (a crash). */
@@ -87,11 +90,13 @@ export class IngestWorker implements Component {
 
   async #execute(store: Store, job: JobRow, token: string): Promise<void> {
     let outcome: JobOutcome;
+    // What an earlier run of this job stored and never finished (its worker stopped) goes first.
+    await discardUnfinishedParts(store, job.ingest_job_id);
     if (Number(job.attempts) > MAX_JOB_ATTEMPTS) {
       outcome = { status: 'FAILED', result: { error: `the job's worker stopped ${MAX_JOB_ATTEMPTS} times before finishing it; not retried again` } };
     } else {
       try {
-        outcome = await runJobKind(store, job, this.#opts.uploads);
+        outcome = await runJobKind(store, job, { uploads: this.#opts.uploads, partLimits: this.#opts.partLimits });
       } catch (error) {
         this.#opts.logger.error('ingest job crashed', { job_id: job.ingest_job_id, kind: job.job_kind, error });
         outcome = { status: 'FAILED', result: { error: `internal error while running ${job.job_kind}; the daemon log has the details` } };
@@ -109,11 +114,21 @@ export class IngestWorker implements Component {
       this.#opts.logger.info('ingest_job_finished', { job_id: job.ingest_job_id, kind: job.job_kind, status: finished.job.status, callback: finished.deliveryId !== null });
       this.#opts.onFinished?.(finished);
     } catch (error) {
+      await this.#discard(store, job, outcome);
       if (error instanceof LeaseLost) {
         this.#opts.logger.info('ingest job result discarded: the job was cancelled or taken over', { job_id: job.ingest_job_id });
         return;
       }
       throw error;
+    }
+  }
+
+  /** Removes what the run stored before its finish, which was not kept (best effort: the retention pass removes what is left). */
+  async #discard(store: Store, job: JobRow, outcome: JobOutcome): Promise<void> {
+    try {
+      await outcome.discard?.(store);
+    } catch (error) {
+      this.#opts.logger.warn('ingest job parts not removed; the retention pass removes them', { job_id: job.ingest_job_id, error });
     }
   }
 

@@ -108,6 +108,24 @@ CREATE TABLE ingest_delivery_reset_rows (
     up: `ALTER TABLE ingest_files ADD COLUMN storage TEXT NOT NULL DEFAULT 'store';
 ALTER TABLE ingest_files ADD COLUMN sha256 TEXT;`,
   },
+  {
+    id: 6,
+    name: 'snapshot_parts',
+    // A snapshot's rows are stored in parts (about 1 MiB of JSON each), written while the file is
+    // read, so no process holds a whole table; `part_count` says how many (NULL: a snapshot from
+    // before, its rows in `rows_json`). A part belongs to its snapshot once the snapshot's row is
+    // written; parts without one are a run that did not finish, removed by `ingest_job_id`.
+    up: `ALTER TABLE ingest_snapshots ADD COLUMN part_count INTEGER;
+CREATE TABLE ingest_snapshot_parts (
+  snapshot_id TEXT NOT NULL,
+  part_no INTEGER NOT NULL,
+  ingest_job_id TEXT NOT NULL,
+  row_count INTEGER NOT NULL,
+  rows_json TEXT NOT NULL,
+  PRIMARY KEY (snapshot_id, part_no)
+);
+CREATE INDEX ingest_snapshot_parts_job ON ingest_snapshot_parts (ingest_job_id);`,
+  },
 ];
 
 function datasetsFilesJobs(blob: string): string {

@@ -18,6 +18,8 @@ export interface RetentionPass {
   deliveriesRemoved: number;
   attemptsRemoved: number;
   filesPurged: number;
+  /** Snapshot parts of runs that never finished (their job has finished since, without them). */
+  partsRemoved: number;
 }
 
 const CHUNK = 500;
@@ -67,7 +69,7 @@ export class RetentionWorker implements Component {
   async runOnce(): Promise<RetentionPass> {
     const store = this.#opts.store();
     const cutoff = this.#clock() - this.#opts.retentionDays * DAY_MS;
-    const pass: RetentionPass = { deliveriesRemoved: 0, attemptsRemoved: 0, filesPurged: 0 };
+    const pass: RetentionPass = { deliveriesRemoved: 0, attemptsRemoved: 0, filesPurged: 0, partsRemoved: 0 };
     let uploadFilesRemoved = 0;
     for (;;) {
       const removed = await store.transaction(async (tx) => {
@@ -91,8 +93,21 @@ export class RetentionWorker implements Component {
     }
     const swept = await this.#opts.uploads.sweep(store);
     uploadFilesRemoved += swept.temporary + swept.orphaned;
-    if (pass.deliveriesRemoved + pass.filesPurged + uploadFilesRemoved > 0) {
-      this.#opts.logger.info('retention_pass', { deliveries_removed: pass.deliveriesRemoved, attempts_removed: pass.attemptsRemoved, files_purged: pass.filesPurged, upload_files_removed: uploadFilesRemoved });
+    // A finished job can no longer write a snapshot's row, so parts of its without one are left over.
+    const parts = await store.run(
+      `DELETE FROM ingest_snapshot_parts
+       WHERE NOT EXISTS (SELECT 1 FROM ingest_snapshots s WHERE s.snapshot_id = ingest_snapshot_parts.snapshot_id)
+         AND EXISTS (SELECT 1 FROM ingest_jobs j WHERE j.ingest_job_id = ingest_snapshot_parts.ingest_job_id AND j.finished_at IS NOT NULL)`,
+    );
+    pass.partsRemoved = parts.changes;
+    if (pass.deliveriesRemoved + pass.filesPurged + uploadFilesRemoved + pass.partsRemoved > 0) {
+      this.#opts.logger.info('retention_pass', {
+        deliveries_removed: pass.deliveriesRemoved,
+        attempts_removed: pass.attemptsRemoved,
+        files_purged: pass.filesPurged,
+        upload_files_removed: uploadFilesRemoved,
+        snapshot_parts_removed: pass.partsRemoved,
+      });
     }
     return pass;
   }

@@ -42,13 +42,13 @@ describe.each(factories.map((f) => [f().kind, f] as const))('retention on %s', (
     await store.run("INSERT INTO ingest_delivery_resets (id, action, actor, at, selector, count) VALUES ('r1', 'retry', 'ops', ?, '{}', 1)", [T0]);
     await store.run("INSERT INTO ingest_delivery_reset_rows (reset_id, delivery_id, attempts_before) VALUES ('r1', ?, 0)", [oldDelivered]);
     now = T0 + 31 * DAY;
-    expect(await retention.runOnce()).toEqual({ deliveriesRemoved: 1, attemptsRemoved: 1, filesPurged: 0 });
+    expect(await retention.runOnce()).toEqual({ deliveriesRemoved: 1, attemptsRemoved: 1, filesPurged: 0, partsRemoved: 0 });
     expect(await store.get('SELECT COUNT(*) AS n FROM ingest_delivery_reset_rows')).toEqual({ n: 0 });
     expect(await store.get('SELECT COUNT(*) AS n FROM ingest_delivery_resets')).toEqual({ n: 1 });
     const left = (await store.all<{ id: string }>('SELECT id FROM ingest_callback_outbox')).map((r) => r.id).sort();
     expect(left).toEqual([deadRow, pendingRow, recentDelivered].sort());
     expect(await store.get('SELECT COUNT(*) AS n FROM ingest_callback_attempts')).toEqual({ n: 1 });
-    expect(await retention.runOnce()).toEqual({ deliveriesRemoved: 0, attemptsRemoved: 0, filesPurged: 0 });
+    expect(await retention.runOnce()).toEqual({ deliveriesRemoved: 0, attemptsRemoved: 0, filesPurged: 0, partsRemoved: 0 });
   });
 
   it('purges uploaded file content of jobs finished before the retention; REPARSE then fails clearly', async () => {

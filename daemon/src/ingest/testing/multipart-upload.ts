@@ -9,6 +9,8 @@ export interface StreamedUploadOptions {
   filename?: string;
   /** Repeated to fill the file part (default: CSV rows). */
   pattern?: Buffer;
+  /** The file part's first bytes (a CSV header line), sent before the `fileBytes` of the pattern. */
+  fileHead?: string;
   /** Text fields, sent before the file part. */
   fields?: Record<string, string>;
   /** Sends Content-Length (default: chunked, so only the streaming check can stop it). */
@@ -33,7 +35,7 @@ export function sendStreamedUpload(opts: StreamedUploadOptions): Promise<Streame
   const fields = Object.entries(opts.fields ?? {})
     .map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
     .join('');
-  const head = Buffer.from(`${fields}--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${opts.filename ?? 'big.csv'}"\r\nContent-Type: text/csv\r\n\r\n`);
+  const head = Buffer.from(`${fields}--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${opts.filename ?? 'big.csv'}"\r\nContent-Type: text/csv\r\n\r\n${opts.fileHead ?? ''}`);
   const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
   const pattern = opts.pattern ?? CSV_ROWS;
   const filler = Buffer.alloc(CHUNK);
