@@ -61,6 +61,25 @@ const SETTLE_MS = 1500;
 const GATEWAY_PROCESSES = 2;
 
 /** The targets of issue 15 (gateway and reload). */
+/** The targets in round `r`'s order: as listed for the first round, then shuffled (seeded by the round). */
+function roundOrder(targets, r) {
+  if (r === 0) return targets;
+  const order = [...targets];
+  // mulberry32: a small seeded generator, so every run uses the same orders.
+  let seed = r * 0x9e3779b9;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
 const TARGETS = { bare: 1.0, nginx: 0.4, p99SlackMs: 1, jwt: 0.85, reloadP99Ms: 100 };
 
 const wrkOptions = { threads: THREADS, connections: CONNECTIONS };
@@ -277,7 +296,11 @@ try {
   if (multiNote !== null) console.log(multiNote);
   const directRun = await wrk(direct);
   console.log(row('backend directly (once)', directRun));
-  // Each round runs every target once, back to back; ratios are taken within a round.
+  // Each round runs every target once, back to back; ratios are taken within a round. The first
+  // round runs them in the order below, each later one in its own shuffled order (the same for
+  // every run): on these machines the speed drifts with time, and in a fixed order whatever
+  // comes after a given target (say, a 2-process run that used both cores) would land on the
+  // same target in every round; shuffled, it lands on different ones and the median sees it as noise.
   // The process that proxies (nginx: its one worker), for the CPU it spent per request.
   const nginxWorker = Number(execFileSync('pgrep', ['-P', String(proxyNginx.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
   // Its workers (the primary only forwards connections); their CPU is added up.
@@ -298,7 +321,8 @@ try {
   const logs = { portico: { file: logFile, bytes: 0, requests: 0 }, portico2: { file: multiLogFile, bytes: 0, requests: 0 } };
   for (let r = 0; r < ROUNDS; r++) {
     const round = {};
-    for (const [key, , url, headers, pid] of targets) {
+    const order = roundOrder(targets, r);
+    for (const [key, , url, headers, pid] of order) {
       // A proxy that was just loaded may still collect its garbage: not during the next one's run.
       await settle();
       assertDaemonsRunning();
@@ -315,7 +339,7 @@ try {
       }
     }
     rounds.push(round);
-    console.log(`  round ${r + 1}: ${targets.map(([key]) => `${key} ${round[key].rps.toFixed(0)}`).join(', ')} req/s`);
+    console.log(`  round ${r + 1}: ${order.map(([key]) => `${key} ${round[key].rps.toFixed(0)}`).join(', ')} req/s`);
   }
   const median = (values) => {
     const sorted = [...values].sort((a, b) => a - b);
