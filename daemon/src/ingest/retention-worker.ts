@@ -93,7 +93,7 @@ export class RetentionWorker implements Component {
     }
     const swept = await this.#opts.uploads.sweep(store);
     uploadFilesRemoved += swept.temporary + swept.orphaned;
-    // A finished job can no longer write a snapshot's row, so parts of its without one are left over.
+    // A finished job can no longer write a snapshot row, so its parts that have none are left over.
     const parts = await store.run(
       `DELETE FROM ingest_snapshot_parts
        WHERE NOT EXISTS (SELECT 1 FROM ingest_snapshots s WHERE s.snapshot_id = ingest_snapshot_parts.snapshot_id)
