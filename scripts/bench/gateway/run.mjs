@@ -14,7 +14,8 @@
 //   a machine whose speed drifts (shared cores) moves targets of one round together, so each
 //   ratio is taken within a round and the median over the rounds is the one judged;
 //   3. p99 at a fixed rate, half of Portico's peak (access lines on), for Portico and for the
-//      bare proxy at that same rate (wrk paced by fixed-rate.lua), alternating, in rounds; then
+//      bare proxy at that same rate (wrk paced by fixed-rate.lua), alternating, in rounds (Portico
+//      first in odd rounds, the bare proxy first in even ones); then
 //      the same for the 2-process setup: half of the 2-process Portico's peak, through it and
 //      through the 2-process bare proxy;
 //   4. reload latency: 100 saves of the config file, each timed from the write to the first
@@ -357,14 +358,18 @@ try {
   for (const [key, name] of targets) console.log(row(name, medianRun(key)));
   for (const { file, bytes, requests } of Object.values(logs)) console.log(`    (${(bytes / Math.max(1, requests)).toFixed(0)} log bytes per request written to ${file.replace(dir, '<tmp>')})`);
 
-  // Latency below saturation: the same fixed rate, half of a Portico's peak, through it and a bare proxy, alternating.
+  // Latency below saturation: the same fixed rate, half of a Portico's peak, through it and a bare
+  // proxy, alternating; which of the two goes first alternates too (Portico in the first round),
+  // so a drift of the machine within a pair does not always land on the same one.
   async function pacedPairs(rate, porticoUrl, bareUrl) {
     const pairs = [];
     for (let r = 0; r < ROUNDS; r++) {
-      await settle();
-      const portico = await wrkAtRate(porticoUrl, rate);
-      await settle();
-      pairs.push({ portico, bare: await wrkAtRate(bareUrl, rate) });
+      const pair = {};
+      for (const key of r % 2 === 0 ? ['portico', 'bare'] : ['bare', 'portico']) {
+        await settle();
+        pair[key] = await wrkAtRate(key === 'portico' ? porticoUrl : bareUrl, rate);
+      }
+      pairs.push(pair);
     }
     return pairs;
   }
