@@ -18,6 +18,7 @@ import { GatewayError } from '../errors/error-types.js';
 import { accessRecord } from '../logs/access-record.js';
 import { requestUrl } from './forwarded-url.js';
 import type { FrontLimits } from './front-limits.js';
+import { headerKey } from './header-key.js';
 import { requestIdFor } from './request-id.js';
 import { clientAddress, localHost } from './client-address.js';
 
@@ -91,7 +92,7 @@ export function answerClientError(error: ClientError, socket: Duplex, ctx: Clien
   const queryAt = target.indexOf('?');
   const failure = new GatewayError('client_request', outcome.detail, { status: outcome.status });
   const response = errorResponse({ error: failure, template: DEFAULT_HTML_TEMPLATE, requestId: id, path: queryAt === -1 ? target : target.slice(0, queryAt), method });
-  if (ctx.settings.requestIdClientHeader !== '') response.headers[ctx.settings.requestIdClientHeader.toLowerCase()] = id;
+  if (ctx.settings.requestIdClientHeader !== '') response.headers[headerKey(ctx.settings.requestIdClientHeader)] = id;
   response.headers.connection = 'close';
   const bytes = writeRaw(socket, response);
   // Without a request line, only a stalled partial request is worth a line: its method and target are unknown.

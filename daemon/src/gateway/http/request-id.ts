@@ -6,6 +6,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Settings } from '../config/model.js';
+import { headerKey } from './header-key.js';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuv';
 const PROCESS_BYTES = randomBytes(5);
@@ -63,7 +64,7 @@ export interface RequestIdChoice {
 
 /** The request's id: the client's (from `request_id_accept_from_header`) when present, else a new one; a bad one is refused, not replaced. */
 export function requestIdFor(settings: Pick<Settings, 'requestIdAcceptFromHeader' | 'requestIdFormat'>, headers: Headers): RequestIdChoice {
-  const from = settings.requestIdAcceptFromHeader.toLowerCase();
+  const from = headerKey(settings.requestIdAcceptFromHeader);
   if (from !== '') {
     const raw = headers[from];
     const value = (Array.isArray(raw) ? raw[0] : raw) as string | undefined;

@@ -14,6 +14,7 @@ import { maybeGzip, stripSecureCookies } from './client-response.js';
 import { clientAddress, localHost } from './client-address.js';
 import { corsHeaders } from './cors.js';
 import { dispatch, emptyPlacement, type Placement } from './dispatch.js';
+import { headerKey } from './header-key.js';
 import { requestHost, requestUrl } from './forwarded-url.js';
 import { requestIdFor } from './request-id.js';
 import { checkRequestLine, type FrontLimits } from './front-limits.js';
@@ -111,7 +112,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
       log.errorDetail = `response header modifiers: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
-  if (settings.requestIdClientHeader !== '') headers[settings.requestIdClientHeader.toLowerCase()] = id;
+  if (settings.requestIdClientHeader !== '') headers[headerKey(settings.requestIdClientHeader)] = id;
   if (settings.secureCookies === 'strip') stripSecureCookies(headers);
   if (deps.isClosing(port)) headers.connection = 'close';
   const final = health ? response : maybeGzip(method, req.headers, response);
