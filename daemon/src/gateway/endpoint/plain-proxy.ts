@@ -108,7 +108,8 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       headers['x-forwarded-for'] = prior === undefined ? request.clientIp : `${[prior].flat().join(', ')}, ${request.clientIp}`;
       const url = upstreamUrl({ backend, url: null, client: request.url, wildcard: request.wildcard, scope: NO_VARIABLES, block });
       const body = hasClientBody(request.headers) ? ctx.incoming : null;
-      if (body === null) delete headers['content-length'];
+      // Only when there is one: `delete` goes through the runtime even for a name the object lacks (a GET's).
+      if (body === null && 'content-length' in headers) delete headers['content-length'];
       if (host !== null) headers['host'] = host;
       if (authorization !== null) headers['authorization'] = authorization;
       if (idHeader !== '') headers[idHeader] = request.id;

@@ -180,8 +180,10 @@ function backendHasExpressions(backend: BackendConfig): boolean {
 }
 
 function setBodyHeaders(headers: HeaderRecord, body: BackendRequest['body']): void {
-  if (body === null) delete headers['content-length'];
-  else if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
+  if (body === null) {
+    // Only when there is one: `delete` goes through the runtime even for a name the object lacks (a GET's).
+    if ('content-length' in headers) delete headers['content-length'];
+  } else if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
 }
 
 function isFormPost(method: string, contentType: string | readonly string[] | undefined): boolean {
