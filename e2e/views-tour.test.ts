@@ -209,6 +209,20 @@ async function settled(pane: TuiPane): Promise<string[]> {
   return last;
 }
 
+/**
+ * A settled pane on which `done` holds (settled again until it does, within 10 s). Keys just sent
+ * may not have been read yet, and the frame before them can already look right: the console
+ * opens on the first stop's view, so its wait passes before `:status` is typed, and a slow machine
+ * can then show the command line, still open, in two captures in a row.
+ */
+async function settledOn(pane: TuiPane, done: (screen: string[]) => boolean): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const screen = await settled(pane);
+    if (done(screen) || Date.now() > deadline) return screen;
+  }
+}
+
 /** The frame: exactly the terminal's rows, none wider than it, the header on top, the tabs, the hint line at the bottom. */
 function expectFrame(screen: string[], columns: number, rows: number, view: string | null, hints: RegExp): void {
   const text = screen.join('\n');
@@ -234,8 +248,8 @@ describe('terminal console', () => {
           pane.keys(...stop.keys);
           // The view and its key hints are drawn one after the other: wait for the whole frame.
           await pane.waitFor(allOf(stop.ready, new RegExp(`\\[${stop.view}\\]`), HINTS));
-          // A view's own hints join the global ones a frame later: capture a settled screen.
-          const screen = await settled(pane);
+          // A view's own hints join the global ones a frame later: capture a settled screen, with the hints at the bottom.
+          const screen = await settledOn(pane, (rows) => HINTS.test(rows.at(-1) ?? '') && stop.ready.test(rows.join('\n')));
           keep(`tour-tui-${stop.name}-${columns}x${rows}.txt`, `${screen.join('\n')}\n`);
           expectFrame(screen, columns, rows, stop.view, HINTS);
         }
