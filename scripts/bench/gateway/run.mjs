@@ -67,7 +67,6 @@ const SETTLE_MS = 1500;
 /** Gateway processes of the third daemon (PORTICO_GATEWAY_PROCESSES). */
 const GATEWAY_PROCESSES = 2;
 
-/** The targets of issue 15 (gateway and reload). */
 /** The targets in round `r`'s order: as listed for the first round, then shuffled (seeded by the round). */
 function roundOrder(targets, r) {
   if (r === 0) return targets;
@@ -87,6 +86,7 @@ function roundOrder(targets, r) {
   return order;
 }
 
+/** The targets of issue 15 (gateway and reload). */
 const TARGETS = { bare: 1.0, nginx: 0.4, p99SlackMs: 1, jwt: 0.85, reloadP99Ms: 100 };
 
 const wrkOptions = { threads: THREADS, connections: CONNECTIONS };

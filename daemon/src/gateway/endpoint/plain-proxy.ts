@@ -20,7 +20,7 @@ import type { HeaderRecord } from '../modifiers/header-modifiers.js';
 import { backendRequest } from './backend-request.js';
 import { hasClientBody } from './client-body.js';
 import { endToEndHeaders } from './hop-headers.js';
-import { PROXY_DROPPED_HEADERS } from './upstream.js';
+import { PROXY_DROPPED_HEADERS, setBodyHeaders } from './upstream.js';
 import { upstreamUrl } from './upstream-url.js';
 
 /** What a plain proxy request needs, resolved at load. */
@@ -108,8 +108,7 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       headers['x-forwarded-for'] = prior === undefined ? request.clientIp : `${[prior].flat().join(', ')}, ${request.clientIp}`;
       const url = upstreamUrl({ backend, url: null, client: request.url, wildcard: request.wildcard, scope: NO_VARIABLES, block });
       const body = hasClientBody(request.headers) ? ctx.incoming : null;
-      // Only when there is one: `delete` goes through the runtime even for a name the object lacks (a GET's).
-      if (body === null && 'content-length' in headers) delete headers['content-length'];
+      setBodyHeaders(headers, body);
       if (host !== null) headers['host'] = host;
       if (authorization !== null) headers['authorization'] = authorization;
       if (idHeader !== '') headers[idHeader] = request.id;

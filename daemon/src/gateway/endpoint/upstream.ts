@@ -179,7 +179,8 @@ function backendHasExpressions(backend: BackendConfig): boolean {
   return has;
 }
 
-function setBodyHeaders(headers: HeaderRecord, body: BackendRequest['body']): void {
+/** Content-Length for a backend request's body: dropped without one, set for one in memory, kept for a stream. */
+export function setBodyHeaders(headers: HeaderRecord, body: BackendRequest['body']): void {
   if (body === null) {
     // Only when there is one: `delete` goes through the runtime even for a name the object lacks (a GET's).
     if ('content-length' in headers) delete headers['content-length'];
