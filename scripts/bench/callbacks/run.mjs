@@ -302,7 +302,7 @@ if (sqlite) {
   const receiverCores = (rate * topCeiling.receiverCpuPerRequest) / 1e6;
   const budget = ((cores - receiverCores) * 1e6) / rate;
   const floor = request + storeAlone;
-  console.log(`  at 0.8 of the ceiling (${rate.toFixed(0)} deliveries/s) the receiver takes ${receiverCores.toFixed(2)} of the ${cores} cores: a worker may spend at most ${budget.toFixed(0)} µs of CPU a delivery over all its threads, ${(1e6 / rate).toFixed(0)} µs on one thread`);
+  console.log(`  at 0.8 of the ceiling (${rate.toFixed(0)} deliveries/s) the receiver takes ${receiverCores.toFixed(2)} cores of the ${cores}: a worker may spend at most ${budget.toFixed(0)} µs of CPU a delivery over all its threads, ${(1e6 / rate).toFixed(0)} µs on one thread`);
   console.log(`  what a SQLite worker cannot do without: the HTTPS request as the bare client makes it ${request.toFixed(0)} µs + the outbox's claims and group commits alone ${storeAlone.toFixed(0)} µs = ${floor.toFixed(0)} µs, before its signature, log line and event; this worker: ${sqlite.cpuPerDelivery.toFixed(0)} µs`);
   console.log(`  so 0.8 ${floor > budget ? `is out of reach on this machine: those two parts alone exceed the ${budget.toFixed(0)} µs` : `would need a worker within ${(budget - floor).toFixed(0)} µs of those two parts, spread over two threads`}`);
 }
