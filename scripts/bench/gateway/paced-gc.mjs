@@ -1,0 +1,112 @@
+// The paced tail and the daemon's garbage collector: Portico (a plain proxy route, access lines
+// on and written to a file, as in run.mjs) and the bare undici proxy take turns at a fixed rate,
+// and for each of Portico's turns the daemon's own `--trace-gc` lines (in its log) are counted:
+// scavenges, mark-compacts, the longest pause. Optionally the daemon first serves saturated
+// load on its plain, open and jwt routes, as it does in run.mjs's throughput rounds before its
+// paced pairs. docs/gateway.md, "A nineteenth machine", says what it found.
+//   BENCH_RATE=12600 BENCH_ROUNDS=4 BENCH_HISTORY=1 BENCH_JWT=1 BENCH_ACCESS_LINES=1
+//   BENCH_GC_FLAGS="--trace-gc" BENCH_GC_SHOW='Mark-Compact' node scripts/bench/gateway/paced-gc.mjs
+// BENCH_GC_FLAGS are added to the daemon's own flags (--trace-gc-nvp or --trace-gc-verbose show
+// more; the counts read --trace-gc's lines only); BENCH_GC_SHOW prints the log lines of each of
+// Portico's turns that match that regular expression. The daemon's folder (with its log) is
+// left in the temporary directory and named at the end.
+import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SignJWT } from 'jose';
+import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
+import { cpuUs, freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
+import { BENCH_ITEM, porticoConfig } from './portico-config.mjs';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const ROOT = join(HERE, '..', '..', '..');
+const RATE = Number(process.env.BENCH_RATE ?? 12600);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const HISTORY = process.env.BENCH_HISTORY === '1';
+const JWT = process.env.BENCH_JWT !== '0';
+const ACCESS_LINES = process.env.BENCH_ACCESS_LINES !== '0';
+const GC_FLAGS = (process.env.BENCH_GC_FLAGS ?? '--trace-gc').split(' ').filter(Boolean);
+const SHOW = process.env.BENCH_GC_SHOW ? new RegExp(process.env.BENCH_GC_SHOW) : null;
+const PATH = '/bench/item.json';
+
+need('nginx');
+need('wrk');
+const dir = mkdtempSync(join(tmpdir(), 'portico-paced-gc-'));
+// nginx's worker reads the served file as another user.
+chmodSync(dir, 0o755);
+const children = [];
+process.on('exit', () => children.forEach((child) => child.kill('SIGTERM')));
+
+const [backendPort, barePort, porticoPort, controlPort, servicesPort, cdsPort] = await Promise.all(Array.from({ length: 6 }, freePort));
+const www = join(dir, 'www');
+mkdirSync(join(www, 'bench'), { recursive: true });
+writeFileSync(join(www, PATH), BENCH_ITEM);
+children.push(startNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${www}; }`)));
+children.push(spawn(process.execPath, [join(HERE, 'bare-proxy.mjs'), String(barePort), `http://127.0.0.1:${backendPort}`], { stdio: ['ignore', 'ignore', 'inherit'] }));
+
+const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+writeFileSync(join(dir, 'jwt-public.pem'), rsa.publicKey.export({ type: 'spki', format: 'pem' }));
+const token = await new SignJWT({ sub: 'bench' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('2h').sign(rsa.privateKey);
+writeFileSync(join(dir, 'portico.hcl'), porticoConfig(porticoPort, backendPort, 0, ACCESS_LINES));
+mkdirSync(join(dir, 'log'));
+const logFile = join(dir, 'log/portico.log');
+const logFd = openSync(logFile, 'w');
+const env = {
+  ...process.env,
+  PORTICO_DATA_DIR: join(dir, 'data'),
+  PORTICO_CONTROL_ADDR: `127.0.0.1:${controlPort}`,
+  PORTICO_SERVICES_ADDR: `127.0.0.1:${servicesPort}`,
+  PORTICO_CDS_ADDR: `127.0.0.1:${cdsPort}`,
+  PORTICO_LOG_LEVEL: 'warn',
+  PORTICO_GATEWAY_PROCESSES: '1',
+};
+const daemon = spawn(process.execPath, [...DAEMON_NODE_FLAGS, ...GC_FLAGS, join(ROOT, 'daemon/bin/portico.js'), 'daemon', '--mode', 'gateway', '-f', join(dir, 'portico.hcl')], { cwd: ROOT, env, stdio: ['ignore', logFd, 'inherit'] });
+closeSync(logFd);
+children.push(daemon);
+
+const viaPortico = `http://127.0.0.1:${porticoPort}${PATH}`;
+const viaBare = `http://127.0.0.1:${barePort}${PATH}`;
+await waitFor(async () => (await fetch(viaPortico)).ok, 'portico');
+await waitFor(async () => (await fetch(viaBare)).ok, 'bare proxy');
+const load = { threads: 1, connections: 32 };
+for (const url of [viaBare, viaPortico]) await startWrk(url, { ...load, seconds: 3 }).done;
+if (HISTORY) {
+  const routes = [[viaPortico], [viaBare], ...(JWT ? [[viaPortico.replace('/bench/', '/jwt/bench/'), { Authorization: `Bearer ${token}` }]] : []), [viaPortico.replace('/bench/', '/open/bench/')]];
+  for (let round = 0; round < 3; round++) for (const [url, headers] of routes) await startWrk(url, { ...load, seconds: 10, headers }).done;
+}
+
+/** Counts of `--trace-gc` lines. */
+function collections(text) {
+  const out = { scavenges: 0, markCompacts: 0, longest: 0, total: 0 };
+  for (const m of text.matchAll(/ms: (Scavenge|Mark-Compact|Minor Mark-Sweep)\b[^,]*, ([0-9.]+) \/ [0-9.]+ ms/g)) {
+    const pause = Number(m[2]);
+    if (m[1] === 'Mark-Compact') out.markCompacts++;
+    else out.scavenges++;
+    out.longest = Math.max(out.longest, pause);
+    out.total += pause;
+  }
+  return out;
+}
+
+for (let round = 0; round < ROUNDS; round++) {
+  const order = round % 2 === 0 ? [['portico', viaPortico], ['bare', viaBare]] : [['bare', viaBare], ['portico', viaPortico]];
+  for (const [name, url] of order) {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const logFrom = statSync(logFile).size;
+    const cpuFrom = cpuUs(daemon.pid);
+    const run = await startWrk(url, { ...load, seconds: 10, script: join(HERE, 'fixed-rate.lua'), scriptArgs: [RATE] }).done;
+    let gc = '';
+    if (name === 'portico') {
+      const text = readFileSync(logFile).subarray(logFrom).toString('latin1');
+      const c = collections(text);
+      gc = `  gc: ${c.scavenges} scavenges, ${c.markCompacts} mark-compacts, longest pause ${c.longest.toFixed(1)} ms, ${c.total.toFixed(0)} ms in all; cpu ${((cpuUs(daemon.pid) - cpuFrom) / (run.rps * 10)).toFixed(0)} µs/req`;
+      if (SHOW) for (const line of text.split('\n')) if (SHOW.test(line)) console.log(`    ${line}`);
+    }
+    console.log(`round ${round + 1} ${name.padEnd(8)} ${run.rps.toFixed(0)} req/s  p50 ${run.p50}  p99 ${run.p99}${gc}`);
+  }
+}
+console.log(`daemon folder (log in log/portico.log): ${dir}`);
+process.exit(0);
