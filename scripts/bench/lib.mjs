@@ -153,3 +153,19 @@ ${server}
 export function startNginx(base) {
   return spawn('nginx', ['-p', base, '-c', join(base, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'inherit' });
 }
+
+/**
+ * The environment of a daemon under a benchmark: its data folder and its own control, services
+ * and discovery ports on loopback, only warnings in its own log, then `extra`.
+ */
+export function daemonEnv(dataDir, { control, services, cds }, extra = {}) {
+  return {
+    ...process.env,
+    PORTICO_DATA_DIR: dataDir,
+    PORTICO_CONTROL_ADDR: `127.0.0.1:${control}`,
+    PORTICO_SERVICES_ADDR: `127.0.0.1:${services}`,
+    PORTICO_CDS_ADDR: `127.0.0.1:${cds}`,
+    PORTICO_LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}

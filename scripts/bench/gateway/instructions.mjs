@@ -25,7 +25,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
-import { freePort, need, nginxConf, startNginx, waitFor } from '../lib.mjs';
+import { daemonEnv, freePort, need, nginxConf, startNginx, waitFor } from '../lib.mjs';
 import { BENCH_ITEM, porticoConfig } from './portico-config.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -72,15 +72,7 @@ async function count(target) {
     writeFileSync(join(base, 'jwt-public.pem'), JWT_KEY);
     args = [...DAEMON_NODE_FLAGS, ...(FUNCTIONS > 0 ? ['--perf-basic-prof'] : []), target === 'before' ? BEFORE : CHECKOUT, 'daemon', '--mode', 'gateway', '-f', config];
   }
-  const env = {
-    ...process.env,
-    PORTICO_DATA_DIR: join(base, 'data'),
-    PORTICO_CONTROL_ADDR: `127.0.0.1:${control}`,
-    PORTICO_SERVICES_ADDR: `127.0.0.1:${services}`,
-    PORTICO_CDS_ADDR: `127.0.0.1:${cds}`,
-    PORTICO_LOG_LEVEL: 'warn',
-    PORTICO_GATEWAY_PROCESSES: '1',
-  };
+  const env = daemonEnv(join(base, 'data'), { control, services, cds }, { PORTICO_GATEWAY_PROCESSES: '1' });
   // Access lines go to a file, as in the other gateway benchmarks, in a directory of its own: the
   // daemon watches its configuration's directory, and under valgrind, where a request takes 50
   // times as long, the watcher's work on every write of the log (20 ms apart) counted as 70k

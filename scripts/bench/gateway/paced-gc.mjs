@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
 import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
-import { cpuUs, freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
+import { cpuUs, daemonEnv, freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
 import { BENCH_ITEM, porticoConfig } from './portico-config.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -54,15 +54,7 @@ writeFileSync(join(dir, 'portico.hcl'), porticoConfig(porticoPort, backendPort, 
 mkdirSync(join(dir, 'log'));
 const logFile = join(dir, 'log/portico.log');
 const logFd = openSync(logFile, 'w');
-const env = {
-  ...process.env,
-  PORTICO_DATA_DIR: join(dir, 'data'),
-  PORTICO_CONTROL_ADDR: `127.0.0.1:${controlPort}`,
-  PORTICO_SERVICES_ADDR: `127.0.0.1:${servicesPort}`,
-  PORTICO_CDS_ADDR: `127.0.0.1:${cdsPort}`,
-  PORTICO_LOG_LEVEL: 'warn',
-  PORTICO_GATEWAY_PROCESSES: '1',
-};
+const env = daemonEnv(join(dir, 'data'), { control: controlPort, services: servicesPort, cds: cdsPort }, { PORTICO_GATEWAY_PROCESSES: '1' });
 const daemon = spawn(process.execPath, [...DAEMON_NODE_FLAGS, ...GC_FLAGS, join(ROOT, 'daemon/bin/portico.js'), 'daemon', '--mode', 'gateway', '-f', join(dir, 'portico.hcl')], { cwd: ROOT, env, stdio: ['ignore', logFd, 'inherit'] });
 closeSync(logFd);
 children.push(daemon);

@@ -39,7 +39,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
-import { cpuUs, freePort, mainThreadCpuUs, need, nginxConf, startNginx, startWrk, verdict, waitFor } from '../lib.mjs';
+import { cpuUs, daemonEnv, freePort, mainThreadCpuUs, need, nginxConf, startNginx, startWrk, verdict, waitFor } from '../lib.mjs';
 import { BENCH_ITEM, porticoConfig } from './portico-config.mjs';
 import { descendants, running, treeCpuUs, treeMainThreadCpuUs } from './process-tree.mjs';
 
@@ -196,16 +196,8 @@ try {
   // And with access lines on in a daemon serving with GATEWAY_PROCESSES processes.
   const multiConfig = join(dir, 'portico-multi.hcl');
   writeFileSync(multiConfig, porticoConfig(multiPort, backendPort, 0, true));
-  const env = {
-    ...process.env,
-    PORTICO_DATA_DIR: join(dir, 'data'),
-    PORTICO_CONTROL_ADDR: `127.0.0.1:${controlPort}`,
-    PORTICO_SERVICES_ADDR: `127.0.0.1:${servicesPort}`,
-    PORTICO_CDS_ADDR: `127.0.0.1:${cdsPort}`,
-    PORTICO_LOG_LEVEL: 'warn',
-    // The first two daemons serve with one process, whatever the shell running the benchmark sets.
-    PORTICO_GATEWAY_PROCESSES: '1',
-  };
+  // The first two daemons serve with one process, whatever the shell running the benchmark sets.
+  const env = daemonEnv(join(dir, 'data'), { control: controlPort, services: servicesPort, cds: cdsPort }, { PORTICO_GATEWAY_PROCESSES: '1' });
   // Access and backend lines go to a file, as under a service manager that writes stdout to a log.
   // Not beside the config: the config watcher would see every log write.
   mkdirSync(join(dir, 'log'));

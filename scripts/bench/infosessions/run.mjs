@@ -8,7 +8,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
+import { daemonEnv, freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 10_000);
@@ -64,16 +64,7 @@ try {
   generateCsv(csv);
   copyFileSync(join(ROOT, 'config/data/buildings.csv'), join(dir, 'buildings.csv'));
   const [controlPort, servicesPort, cdsPort, nginxPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-  const env = {
-    ...process.env,
-    PORTICO_DATA_DIR: join(dir, 'data'),
-    PORTICO_CONTROL_ADDR: `127.0.0.1:${controlPort}`,
-    PORTICO_SERVICES_ADDR: `127.0.0.1:${servicesPort}`,
-    PORTICO_CDS_ADDR: `127.0.0.1:${cdsPort}`,
-    PORTICO_INFOSESSIONS_CSV: csv,
-    PORTICO_BUILDINGS_CSV: join(dir, 'buildings.csv'),
-    PORTICO_LOG_LEVEL: 'warn',
-  };
+  const env = daemonEnv(join(dir, 'data'), { control: controlPort, services: servicesPort, cds: cdsPort }, { PORTICO_INFOSESSIONS_CSV: csv, PORTICO_BUILDINGS_CSV: join(dir, 'buildings.csv') });
   const daemon = spawn(process.execPath, [join(ROOT, 'daemon/bin/portico.js'), 'daemon', '--mode', 'gateway'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(daemon);
   const controlUrl = `http://127.0.0.1:${controlPort}`;
