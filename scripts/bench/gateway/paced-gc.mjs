@@ -12,7 +12,7 @@
 // left in the temporary directory and named at the end.
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +70,18 @@ if (HISTORY) {
   for (let round = 0; round < 3; round++) for (const [url, headers] of routes) await startWrk(url, { ...load, seconds: 10, headers }).done;
 }
 
+/** What the log gained from byte `from` on (the log before it, with every access line, is not read again). */
+function logSince(from) {
+  const bytes = Buffer.alloc(statSync(logFile).size - from);
+  const fd = openSync(logFile, 'r');
+  try {
+    for (let at = 0; at < bytes.length; ) at += readSync(fd, bytes, at, bytes.length - at, from + at) || bytes.length;
+  } finally {
+    closeSync(fd);
+  }
+  return bytes.toString('latin1');
+}
+
 /** Counts of `--trace-gc` lines. */
 function collections(text) {
   const out = { scavenges: 0, markCompacts: 0, longest: 0, total: 0 };
@@ -92,7 +104,7 @@ for (let round = 0; round < ROUNDS; round++) {
     const run = await startWrk(url, { ...load, seconds: 10, script: join(HERE, 'fixed-rate.lua'), scriptArgs: [RATE] }).done;
     let gc = '';
     if (name === 'portico') {
-      const text = readFileSync(logFile).subarray(logFrom).toString('latin1');
+      const text = logSince(logFrom);
       const c = collections(text);
       gc = `  gc: ${c.scavenges} scavenges, ${c.markCompacts} mark-compacts, longest pause ${c.longest.toFixed(1)} ms, ${c.total.toFixed(0)} ms in all; cpu ${((cpuUs(daemon.pid) - cpuFrom) / (run.rps * 10)).toFixed(0)} µs/req`;
       if (SHOW) for (const line of text.split('\n')) if (SHOW.test(line)) console.log(`    ${line}`);
