@@ -6,9 +6,10 @@
 // paced pairs. docs/gateway.md, "A nineteenth machine", says what it found.
 //   BENCH_RATE=12600 BENCH_ROUNDS=4 BENCH_HISTORY=1 BENCH_JWT=1 BENCH_ACCESS_LINES=1
 //   BENCH_GC_FLAGS="--trace-gc" BENCH_GC_SHOW='Mark-Compact' node scripts/bench/gateway/paced-gc.mjs
-// BENCH_GC_FLAGS are added to the daemon's own flags (--trace-gc-nvp or --trace-gc-verbose show
-// more; the counts read --trace-gc's lines only); BENCH_GC_SHOW prints the log lines of each of
-// Portico's turns that match that regular expression. The daemon's folder (with its log) is
+// BENCH_GC_FLAGS are added to the daemon's own flags (the counts read --trace-gc's lines, or
+// --trace-gc-nvp's, which also give the bytes each scavenge promoted: the median is printed, as
+// the first scavenge after an idle spell promotes megabytes); BENCH_GC_SHOW prints the log lines
+// of each of Portico's turns that match that regular expression. The daemon's folder (with its log) is
 // left in the temporary directory and named at the end.
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -82,15 +83,21 @@ function logSince(from) {
   return bytes.toString('latin1');
 }
 
-/** Counts of `--trace-gc` lines. */
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Counts of `--trace-gc` lines, or of `--trace-gc-nvp` lines (which also say what each scavenge promoted). */
 function collections(text) {
-  const out = { scavenges: 0, markCompacts: 0, longest: 0, total: 0 };
-  for (const m of text.matchAll(/ms: (Scavenge|Mark-Compact|Minor Mark-Sweep)\b[^,]*, ([0-9.]+) \/ [0-9.]+ ms/g)) {
-    const pause = Number(m[2]);
-    if (m[1] === 'Mark-Compact') out.markCompacts++;
+  const out = { scavenges: 0, markCompacts: 0, longest: 0, total: 0, promoted: [] };
+  const count = (kind, pause) => {
+    if (kind === 'mark-compact') out.markCompacts++;
     else out.scavenges++;
     out.longest = Math.max(out.longest, pause);
     out.total += pause;
+  };
+  for (const m of text.matchAll(/ms: (Scavenge|Mark-Compact|Minor Mark-Sweep)\b[^,]*, ([0-9.]+) \/ [0-9.]+ ms/g)) count(m[1] === 'Mark-Compact' ? 'mark-compact' : 'scavenge', Number(m[2]));
+  for (const m of text.matchAll(/ pause=([0-9.]+) .*? gc=(s|ms|mc) .*? promoted=(\d+) /g)) {
+    count(m[2] === 'mc' ? 'mark-compact' : 'scavenge', Number(m[1]));
+    if (m[2] !== 'mc') out.promoted.push(Number(m[3]));
   }
   return out;
 }
@@ -106,7 +113,7 @@ for (let round = 0; round < ROUNDS; round++) {
     if (name === 'portico') {
       const text = logSince(logFrom);
       const c = collections(text);
-      gc = `  gc: ${c.scavenges} scavenges, ${c.markCompacts} mark-compacts, longest pause ${c.longest.toFixed(1)} ms, ${c.total.toFixed(0)} ms in all; cpu ${((cpuUs(daemon.pid) - cpuFrom) / (run.rps * 10)).toFixed(0)} µs/req`;
+      gc = `  gc: ${c.scavenges} scavenges, ${c.markCompacts} mark-compacts, longest pause ${c.longest.toFixed(1)} ms, ${c.total.toFixed(0)} ms in all${c.promoted.length > 0 ? `, a scavenge promoted ${(median(c.promoted) / 1024).toFixed(0)} KiB (median)` : ''}; cpu ${((cpuUs(daemon.pid) - cpuFrom) / (run.rps * 10)).toFixed(0)} µs/req`;
       if (SHOW) for (const line of text.split('\n')) if (SHOW.test(line)) console.log(`    ${line}`);
     }
     console.log(`round ${round + 1} ${name.padEnd(8)} ${run.rps.toFixed(0)} req/s  p50 ${run.p50}  p99 ${run.p99}${gc}`);
