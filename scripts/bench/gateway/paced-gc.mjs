@@ -3,14 +3,15 @@
 // and for each of Portico's turns the daemon's own `--trace-gc` lines (in its log) are counted:
 // scavenges, mark-compacts, the longest pause. Optionally the daemon first serves saturated
 // load on its plain, open and jwt routes, as it does in run.mjs's throughput rounds before its
-// paced pairs. docs/gateway.md, "A nineteenth machine", says what it found.
+// paced pairs. docs/gateway.md, "A nineteenth machine" and "A twentieth machine", say what it
+// found.
 //   BENCH_RATE=12600 BENCH_ROUNDS=4 BENCH_HISTORY=1 BENCH_JWT=1 BENCH_ACCESS_LINES=1
 //   BENCH_GC_FLAGS="--trace-gc" BENCH_GC_SHOW='Mark-Compact' node scripts/bench/gateway/paced-gc.mjs
 // BENCH_GC_FLAGS are added to the daemon's own flags (the counts read --trace-gc's lines, or
 // --trace-gc-nvp's, which also give the bytes each scavenge promoted: the median is printed, as
 // the first scavenge after an idle spell promotes megabytes); BENCH_GC_SHOW prints the log lines
-// of each of Portico's turns that match that regular expression. The daemon's folder (with its log) is
-// left in the temporary directory and named at the end.
+// of each of Portico's turns that match that regular expression. The daemon's folder (with its
+// log) is left in the temporary directory and named at the end.
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
