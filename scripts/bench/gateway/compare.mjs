@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
-import { cpuUs, freePort, mainThreadCpuUs, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
+import { cpuUs, daemonEnv, freePort, mainThreadCpuUs, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
 import { BENCH_ITEM, porticoConfig } from './portico-config.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -84,7 +84,7 @@ BUILDS.forEach(([name, bin, lines, nodeFlags], i) => {
   const file = name.replace(' ', '-');
   const config = join(dir, `${file}.hcl`);
   writeFileSync(config, porticoConfig(port, backendPort, 0, lines));
-  const env = { ...process.env, PORTICO_DATA_DIR: join(dir, `data-${file}`), PORTICO_CONTROL_ADDR: `127.0.0.1:${control}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${services}`, PORTICO_CDS_ADDR: `127.0.0.1:${cds}`, PORTICO_LOG_LEVEL: 'warn', PORTICO_GATEWAY_PROCESSES: '1' };
+  const env = daemonEnv(join(dir, `data-${file}`), { control, services, cds }, { PORTICO_GATEWAY_PROCESSES: '1' });
   // Access lines to a file, as in bench:gateway.
   const log = spawn('taskset', ['-c', PROXY_CPU, 'sh', '-c', `exec "$0" "$@" > ${join(dir, 'log', `${file}.log`)}`, process.execPath, ...nodeFlags, bin, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(log);

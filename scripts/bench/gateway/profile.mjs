@@ -24,7 +24,7 @@ import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import WebSocket from 'ws';
-import { freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
+import { daemonEnv, freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
 import { BENCH_ITEM } from './portico-config.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -211,7 +211,7 @@ if (process.argv[2]) {
       const jwt = JWT ? '  jwt "bench_jwt" {\n    signature_algorithm = "RS256"\n    key_file = "jwt-public.pem"\n  }\n' : '';
       writeFileSync(config, `server "bench" {\n  hosts = ["127.0.0.1:${proxyPort}"]\n  endpoint "/**" {\n${guard}    proxy {\n      backend = "origin"\n    }\n  }\n}\ndefinitions {\n  backend "origin" {\n    origin = "http://127.0.0.1:${backendPort}"\n  }\n${jwt}}\nsettings {\n  log_level = "${ACCESS_LINES ? 'info' : 'warn'}"\n}\n`);
       if (JWT) writeFileSync(join(dir, 'jwt-public.pem'), rsa.publicKey.export({ type: 'spki', format: 'pem' }));
-      const env = { ...process.env, PORTICO_DATA_DIR: join(dir, 'data'), PORTICO_CONTROL_ADDR: `127.0.0.1:${controlPort}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${servicesPort}`, PORTICO_CDS_ADDR: `127.0.0.1:${cdsPort}`, PORTICO_LOG_LEVEL: 'warn' };
+      const env = daemonEnv(join(dir, 'data'), { control: controlPort, services: servicesPort, cds: cdsPort });
       proxy = spawn(process.execPath, [...NODE_FLAGS, ...profiling, PORTICO, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', log, 'inherit'] });
     }
     closeSync(log);

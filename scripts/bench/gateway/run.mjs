@@ -208,18 +208,11 @@ try {
   children.push(daemon);
   watchDaemon(daemon, 'Portico (access lines on)', logFile);
   const [quietControl, quietServices, quietCds, multiControl, multiServices, multiCds] = internalPorts;
-  const quietEnv = { ...env, PORTICO_DATA_DIR: join(dir, 'data-quiet'), PORTICO_CONTROL_ADDR: `127.0.0.1:${quietControl}`, PORTICO_SERVICES_ADDR: `127.0.0.1:${quietServices}`, PORTICO_CDS_ADDR: `127.0.0.1:${quietCds}` };
+  const quietEnv = daemonEnv(join(dir, 'data-quiet'), { control: quietControl, services: quietServices, cds: quietCds }, { PORTICO_GATEWAY_PROCESSES: '1' });
   const quietDaemon = spawn(process.execPath, [...NODE_FLAGS, PORTICO, 'daemon', '--mode', 'gateway', '-f', quietConfig], { cwd: ROOT, env: quietEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(quietDaemon);
   watchDaemon(quietDaemon, 'Portico (access lines off)');
-  const multiEnv = {
-    ...env,
-    PORTICO_DATA_DIR: join(dir, 'data-multi'),
-    PORTICO_CONTROL_ADDR: `127.0.0.1:${multiControl}`,
-    PORTICO_SERVICES_ADDR: `127.0.0.1:${multiServices}`,
-    PORTICO_CDS_ADDR: `127.0.0.1:${multiCds}`,
-    PORTICO_GATEWAY_PROCESSES: String(GATEWAY_PROCESSES),
-  };
+  const multiEnv = daemonEnv(join(dir, 'data-multi'), { control: multiControl, services: multiServices, cds: multiCds }, { PORTICO_GATEWAY_PROCESSES: String(GATEWAY_PROCESSES) });
   const multiLogFile = join(dir, 'log/portico-multi.log');
   const multiLogFd = openSync(multiLogFile, 'w');
   multiDaemon = spawn(process.execPath, [...NODE_FLAGS, PORTICO, 'daemon', '--mode', 'gateway', '-f', multiConfig], { cwd: ROOT, env: multiEnv, stdio: ['ignore', multiLogFd, 'inherit'] });
