@@ -3,7 +3,7 @@
 // and for each of Portico's turns the daemon's own `--trace-gc` lines (in its log) are counted:
 // scavenges, mark-compacts, the longest pause. Optionally the daemon first serves saturated
 // load on its plain, open and jwt routes, as it does in run.mjs's throughput rounds before its
-// paced pairs. docs/gateway.md, "A nineteenth machine" and "A twentieth machine", say what it
+// paced pairs. docs/performance-log.md, "A nineteenth machine" and "A twentieth machine", say what it
 // found.
 //   BENCH_RATE=12600 BENCH_ROUNDS=4 BENCH_HISTORY=1 BENCH_JWT=1 BENCH_ACCESS_LINES=1
 //   BENCH_GC_FLAGS="--trace-gc" BENCH_GC_SHOW='Mark-Compact' node scripts/bench/gateway/paced-gc.mjs
@@ -11,7 +11,10 @@
 // --trace-gc-nvp's, which also give the bytes each scavenge promoted: the median is printed, as
 // the first scavenge after an idle spell promotes megabytes); BENCH_GC_SHOW prints the log lines
 // of each of Portico's turns that match that regular expression. The daemon's folder (with its
-// log) is left in the temporary directory and named at the end.
+// log) is left in the temporary directory and named at the end. BENCH_PROCESSES=2 runs the
+// daemon with that many gateway processes (PORTICO_GATEWAY_PROCESSES) against the bare proxy as
+// that many processes, as run.mjs's second paced pair does; the counts then add up every
+// process's collections, and the CPU is the daemon's with every process it forked.
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
@@ -20,8 +23,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
 import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
-import { cpuUs, daemonEnv, freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
+import { daemonEnv, freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
 import { BENCH_ITEM, porticoConfig } from './portico-config.mjs';
+import { treeCpuUs } from './process-tree.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(HERE, '..', '..', '..');
@@ -30,6 +34,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const HISTORY = process.env.BENCH_HISTORY === '1';
 const JWT = process.env.BENCH_JWT !== '0';
 const ACCESS_LINES = process.env.BENCH_ACCESS_LINES !== '0';
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 const GC_FLAGS = (process.env.BENCH_GC_FLAGS ?? '--trace-gc').split(' ').filter(Boolean);
 const SHOW = process.env.BENCH_GC_SHOW ? new RegExp(process.env.BENCH_GC_SHOW) : null;
 const PATH = '/bench/item.json';
@@ -47,7 +52,7 @@ const www = join(dir, 'www');
 mkdirSync(join(www, 'bench'), { recursive: true });
 writeFileSync(join(www, PATH), BENCH_ITEM);
 children.push(startNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${www}; }`)));
-children.push(spawn(process.execPath, [join(HERE, 'bare-proxy.mjs'), String(barePort), `http://127.0.0.1:${backendPort}`], { stdio: ['ignore', 'ignore', 'inherit'] }));
+children.push(spawn(process.execPath, [join(HERE, 'bare-proxy.mjs'), String(barePort), `http://127.0.0.1:${backendPort}`, ...(PROCESSES > 1 ? [String(PROCESSES)] : [])], { stdio: ['ignore', 'ignore', 'inherit'] }));
 
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 writeFileSync(join(dir, 'jwt-public.pem'), rsa.publicKey.export({ type: 'spki', format: 'pem' }));
@@ -56,7 +61,7 @@ writeFileSync(join(dir, 'portico.hcl'), porticoConfig(porticoPort, backendPort, 
 mkdirSync(join(dir, 'log'));
 const logFile = join(dir, 'log/portico.log');
 const logFd = openSync(logFile, 'w');
-const env = daemonEnv(join(dir, 'data'), { control: controlPort, services: servicesPort, cds: cdsPort }, { PORTICO_GATEWAY_PROCESSES: '1' });
+const env = daemonEnv(join(dir, 'data'), { control: controlPort, services: servicesPort, cds: cdsPort }, { PORTICO_GATEWAY_PROCESSES: String(PROCESSES) });
 const daemon = spawn(process.execPath, [...DAEMON_NODE_FLAGS, ...GC_FLAGS, join(ROOT, 'daemon/bin/portico.js'), 'daemon', '--mode', 'gateway', '-f', join(dir, 'portico.hcl')], { cwd: ROOT, env, stdio: ['ignore', logFd, 'inherit'] });
 closeSync(logFd);
 children.push(daemon);
@@ -108,13 +113,13 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const [name, url] of order) {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const logFrom = statSync(logFile).size;
-    const cpuFrom = cpuUs(daemon.pid);
+    const cpuFrom = treeCpuUs(daemon.pid);
     const run = await startWrk(url, { ...load, seconds: 10, script: join(HERE, 'fixed-rate.lua'), scriptArgs: [RATE] }).done;
     let gc = '';
     if (name === 'portico') {
       const text = logSince(logFrom);
       const c = collections(text);
-      gc = `  gc: ${c.scavenges} scavenges, ${c.markCompacts} mark-compacts, longest pause ${c.longest.toFixed(1)} ms, ${c.total.toFixed(0)} ms in all${c.promoted.length > 0 ? `, a scavenge promoted ${(median(c.promoted) / 1024).toFixed(0)} KiB (median)` : ''}; cpu ${((cpuUs(daemon.pid) - cpuFrom) / (run.rps * 10)).toFixed(0)} µs/req`;
+      gc = `  gc: ${c.scavenges} scavenges, ${c.markCompacts} mark-compacts, longest pause ${c.longest.toFixed(1)} ms, ${c.total.toFixed(0)} ms in all${c.promoted.length > 0 ? `, a scavenge promoted ${(median(c.promoted) / 1024).toFixed(0)} KiB (median)` : ''}; cpu ${((treeCpuUs(daemon.pid) - cpuFrom) / (run.rps * 10)).toFixed(0)} µs/req`;
       if (SHOW) for (const line of text.split('\n')) if (SHOW.test(line)) console.log(`    ${line}`);
     }
     console.log(`round ${round + 1} ${name.padEnd(8)} ${run.rps.toFixed(0)} req/s  p50 ${run.p50}  p99 ${run.p99}${gc}`);
