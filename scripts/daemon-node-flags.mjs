@@ -28,7 +28,7 @@ export const v8PoolSize = (cores) => Math.min(4, Math.max(1, Math.floor(cores) -
  * generation: each request's objects then hung from an old object that died with the request,
  * scavenges kept and promoted them (840-900 KB each against 5-165 KB), and the proxy ran 5-11
  * mark-compacts every 10 s with its p99 at twice the bare proxy's, until it restarted
- * (docs/gateway.md, "A twentieth machine": 5 runs of 32 there). With the flag: none of 25;
+ * (docs/performance-log.md, "A twentieth machine": 5 runs of 32 there). With the flag: none of 25;
  * saves and CDS loads of 10,000 backends took no longer.
  */
 export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=64', `--v8-pool-size=${v8PoolSize(availableParallelism())}`, '--no-allocation-site-pretenuring'];

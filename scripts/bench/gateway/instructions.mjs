@@ -76,7 +76,7 @@ async function count(target) {
   // Access lines go to a file, as in the other gateway benchmarks, in a directory of its own: the
   // daemon watches its configuration's directory, and under valgrind, where a request takes 50
   // times as long, the watcher's work on every write of the log (20 ms apart) counted as 70k
-  // instructions a request and kept the JIT compiler busy (docs/gateway.md, "A fifteenth machine").
+  // instructions a request and kept the JIT compiler busy (docs/performance-log.md, "A fifteenth machine").
   mkdirSync(join(base, 'log'), { recursive: true });
   const log = openSync(join(base, 'log', 'output.log'), 'w');
   const proxy = spawn('valgrind', [...valgrind, process.execPath, ...args], { cwd: ROOT, env, stdio: ['ignore', log, 'pipe'] });
