@@ -3,9 +3,10 @@
 // and for each of Portico's turns the daemon's own `--trace-gc` lines (in its log) are counted:
 // scavenges, mark-compacts, the longest pause. Optionally the daemon first serves saturated
 // load on its plain, open and jwt routes, as it does in run.mjs's throughput rounds before its
-// paced pairs. docs/performance-log.md, "A nineteenth machine" and "A twentieth machine", say what it
+// paced pairs (BENCH_HISTORY=1), and then waits BENCH_IDLE seconds with no load, as a daemon of
+// run.mjs waits while the other targets run. docs/performance-log.md, "A nineteenth machine" and "A twentieth machine", say what it
 // found.
-//   BENCH_RATE=12600 BENCH_ROUNDS=4 BENCH_HISTORY=1 BENCH_JWT=1 BENCH_ACCESS_LINES=1
+//   BENCH_RATE=12600 BENCH_ROUNDS=4 BENCH_HISTORY=1 BENCH_IDLE=0 BENCH_JWT=1 BENCH_ACCESS_LINES=1
 //   BENCH_GC_FLAGS="--trace-gc" BENCH_GC_SHOW='Mark-Compact' node scripts/bench/gateway/paced-gc.mjs
 // BENCH_GC_FLAGS are added to the daemon's own flags (the counts read --trace-gc's lines, or
 // --trace-gc-nvp's, which also give the bytes each scavenge promoted: the median is printed, as
@@ -32,6 +33,8 @@ const ROOT = join(HERE, '..', '..', '..');
 const RATE = Number(process.env.BENCH_RATE ?? 12600);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const HISTORY = process.env.BENCH_HISTORY === '1';
+/** Seconds of no load before the paced turns (as the daemons of run.mjs wait while other targets run). */
+const IDLE = Number(process.env.BENCH_IDLE ?? 0);
 const JWT = process.env.BENCH_JWT !== '0';
 const ACCESS_LINES = process.env.BENCH_ACCESS_LINES !== '0';
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
@@ -76,6 +79,7 @@ if (HISTORY) {
   const routes = [[viaPortico], [viaBare], ...(JWT ? [[viaPortico.replace('/bench/', '/jwt/bench/'), { Authorization: `Bearer ${token}` }]] : []), [viaPortico.replace('/bench/', '/open/bench/')]];
   for (let round = 0; round < 3; round++) for (const [url, headers] of routes) await startWrk(url, { ...load, seconds: 10, headers }).done;
 }
+if (IDLE > 0) await new Promise((resolve) => setTimeout(resolve, IDLE * 1000));
 
 /** What the log gained from byte `from` on (the log before it, with every access line, is not read again). */
 function logSince(from) {
