@@ -4,8 +4,8 @@
 // scavenges, mark-compacts, the longest pause. Optionally the daemon first serves saturated
 // load on its plain, open and jwt routes, as it does in run.mjs's throughput rounds before its
 // paced pairs (BENCH_HISTORY=1), and then waits BENCH_IDLE seconds with no load, as a daemon of
-// run.mjs waits while the other targets run. docs/performance-log.md, "A nineteenth machine" and "A twentieth machine", say what it
-// found.
+// run.mjs waits while the other targets run. docs/performance-log.md, "A nineteenth machine" to
+// "A twenty-first machine", says what it found.
 //   BENCH_RATE=12600 BENCH_ROUNDS=4 BENCH_HISTORY=1 BENCH_IDLE=0 BENCH_JWT=1 BENCH_ACCESS_LINES=1
 //   BENCH_GC_FLAGS="--trace-gc" BENCH_GC_SHOW='Mark-Compact' node scripts/bench/gateway/paced-gc.mjs
 // BENCH_GC_FLAGS are added to the daemon's own flags (the counts read --trace-gc's lines, or
