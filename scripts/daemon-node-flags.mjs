@@ -28,8 +28,8 @@ export const v8PoolSize = (cores) => Math.min(4, Math.max(1, Math.floor(cores) -
  * generation: each request's objects then hung from an old object that died with the request,
  * scavenges kept and promoted them (840-900 KB each against 5-165 KB), and the proxy ran 5-11
  * mark-compacts every 10 s with its p99 at twice the bare proxy's, until it restarted
- * (docs/performance-log.md, "A twentieth machine": 5 runs of 32 there). With the flag: none of 25;
- * saves and CDS loads of 10,000 backends took no longer.
+ * (docs/performance-log.md, "A twentieth machine": 5 runs of 32 there). With the flag: none of
+ * 25; saves and CDS loads of 10,000 backends took no longer.
  * --semi-space-growth-factor=8: after an idle spell V8 shrinks the young generation to its
  * minimum, and under load it grows it again by V8's factor of 2, one step each time as many
  * bytes have survived scavenges as it holds: back to 64 MiB took 30 s and more of load, at 2-8

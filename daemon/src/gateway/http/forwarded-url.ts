@@ -42,8 +42,8 @@ const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._~%!$&'()*+;=-]+)(:\d{1,5})?$
 /**
  * Host values found valid, with their host names. Requests name a few hosts over and over, and
  * each was checked twice (for the URL and for the server) with a regular expression and then
- * lowered with two more: about 1,500 instructions a request (docs/performance-log.md, "A fifteenth
- * machine"). Bounded in count and in length (a DNS name is at most 253 characters, with a port
+ * lowered with two more: about 1,500 instructions a request (docs/performance-log.md, "A
+ * fifteenth machine"). Bounded in count and in length (a DNS name is at most 253 characters, with a port
  * 259): past KNOWN_HOSTS_MAX values, and for longer ones, the check runs each time, so clients
  * sending made-up hosts hold at most about half a megabyte here.
  */
