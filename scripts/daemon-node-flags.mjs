@@ -30,12 +30,15 @@ export const v8PoolSize = (cores) => Math.min(4, Math.max(1, Math.floor(cores) -
  * mark-compacts every 10 s with its p99 at twice the bare proxy's, until it restarted
  * (docs/performance-log.md, "A twentieth machine": 5 runs of 32 there). With the flag: none of
  * 25; saves and CDS loads of 10,000 backends took no longer.
- * --semi-space-growth-factor=8: after an idle spell V8 shrinks the young generation to its
+ * --semi-space-growth-factor=4: after an idle spell V8 shrinks the young generation to its
  * minimum, and under load it grows it again by V8's factor of 2, one step each time as many
  * bytes have survived scavenges as it holds: back to 64 MiB took 30 s and more of load, at 2-8
  * times the scavenges of a warm process, and with two serving processes a paced p99 above the
- * bare proxy's + 1 ms. Growing 8 times at a step, the second or third 10-s turn after a
- * minute's idle was as a warm one (docs/performance-log.md, "A twenty-first machine"). The most
- * it grows to is the same.
+ * bare proxy's + 1 ms. Four at a step brings the second 10-s turn after a minute's idle near a
+ * warm one (83 scavenges against 259 with 2; docs/performance-log.md, "A twenty-second
+ * machine"). Eight was tried first and also sped the first turn, but it grew the young
+ * generation to its largest while the daemon started (the startup's objects survive), and a
+ * fresh daemon taking eight 50-MB uploads then peaked at 245-258 MB RSS against the upload
+ * test's bound of 250 (185-225 with 4, 167-210 with 2). The most it grows to is the same.
  */
-export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=64', `--v8-pool-size=${v8PoolSize(availableParallelism())}`, '--no-allocation-site-pretenuring', '--semi-space-growth-factor=8'];
+export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=64', `--v8-pool-size=${v8PoolSize(availableParallelism())}`, '--no-allocation-site-pretenuring', '--semi-space-growth-factor=4'];
