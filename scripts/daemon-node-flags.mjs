@@ -39,6 +39,6 @@ export const v8PoolSize = (cores) => Math.min(4, Math.max(1, Math.floor(cores) -
  * machine"). Eight was tried first and also sped the first turn, but it grew the young
  * generation to its largest while the daemon started (the startup's objects survive), and a
  * fresh daemon taking eight 50-MB uploads then peaked at 245-258 MB RSS against the upload
- * test's bound of 250 (185-225 with 4, 167-210 with 2). The most it grows to is the same.
+ * test's bound of 250 (167-225 with 4, 172-210 with 2). The most it grows to is the same.
  */
 export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=64', `--v8-pool-size=${v8PoolSize(availableParallelism())}`, '--no-allocation-site-pretenuring', '--semi-space-growth-factor=4'];
