@@ -5,12 +5,13 @@
 // load on its plain, open and jwt routes, as it does in run.mjs's throughput rounds before its
 // paced pairs (BENCH_HISTORY=1), and then waits BENCH_IDLE seconds with no load, as a daemon of
 // run.mjs waits while the other targets run. docs/performance-log.md, "A nineteenth machine" to
-// "A twenty-first machine", says what it found.
+// "A twenty-second machine", says what it found.
 //   BENCH_RATE=12600 BENCH_ROUNDS=4 BENCH_HISTORY=1 BENCH_IDLE=0 BENCH_JWT=1 BENCH_ACCESS_LINES=1
 //   BENCH_GC_FLAGS="--trace-gc" BENCH_GC_SHOW='Mark-Compact' node scripts/bench/gateway/paced-gc.mjs
-// BENCH_GC_FLAGS are added to the daemon's own flags (the counts read --trace-gc's lines, or
+// BENCH_GC_FLAGS are added after the daemon's own flags, so one of them overrides a daemon flag
+// (`--semi-space-growth-factor=2`: V8 takes the last); the counts read --trace-gc's lines, or
 // --trace-gc-nvp's, which also give the bytes each scavenge promoted: the median is printed, as
-// the first scavenge after an idle spell promotes megabytes); BENCH_GC_SHOW prints the log lines
+// the first scavenge after an idle spell promotes megabytes. BENCH_GC_SHOW prints the log lines
 // of each of Portico's turns that match that regular expression. The daemon's folder (with its
 // log) is left in the temporary directory and named at the end. BENCH_PROCESSES=2 runs the
 // daemon with that many gateway processes (PORTICO_GATEWAY_PROCESSES) against the bare proxy as
