@@ -16,7 +16,7 @@ type CallExpr = Extract<Expression, { kind: 'call' }>;
  * the call, which rejects the first null argument a parameter does not allow.
  */
 export function evalCall(ctx: EvalContext, expr: CallExpr, evaluate: Evaluator): HclValue {
-  const fn = Object.prototype.hasOwnProperty.call(ctx.functions, expr.name) ? ctx.functions[expr.name] : undefined;
+  const fn = ctx.fn(expr.name);
   if (!fn) return unknownFunction(ctx, expr);
   // Each argument's source expression and, for expanded elements, its value already computed.
   let args: Array<{ expr: Expression; value?: HclValue }> = expr.args.map((e) => ({ expr: e }));
@@ -83,7 +83,7 @@ function callImpl(ctx: EvalContext, expr: CallExpr, fn: HclFunction, values: Hcl
 
 /** Upstream's messages for a name that is not in the table, telling a bad namespace from a bad name in it. */
 function unknownFunction(ctx: EvalContext, expr: CallExpr): HclValue {
-  const names = Object.keys(ctx.functions);
+  const names = ctx.functionNames();
   const sep = expr.name.lastIndexOf('::');
   if (sep >= 0) {
     const namespace = expr.name.slice(0, sep + 2);

@@ -1,6 +1,6 @@
 import type { Expression } from './ast.js';
 import { errorDiag, type Diagnostic, type Range } from './diagnostics.js';
-import type { FunctionTable } from './functions/define.js';
+import type { FunctionTable, HclFunction } from './functions/define.js';
 import { fromPlain, PlainConversionError } from './plain.js';
 import { UNKNOWN, type HclValue } from './values.js';
 
@@ -19,10 +19,33 @@ export class EvalContext {
   private locals: Array<Map<string, HclValue>> | null = null;
   private splatItemsMap: Map<Expression, HclValue> | null = null;
 
+  /**
+   * `extra` (the caller's functions, which win on a name clash) is looked up before `functions`
+   * (the standard library) instead of being merged into a copy of it. A copy per evaluation
+   * would copy the whole library each time, and one cached per `extra` in a WeakMap kept every
+   * request's objects alive through scavenges: the gateway makes an `extra` per request whose
+   * functions hold the request's scope, and V8's scavenger holds a WeakMap's values strongly,
+   * so each request that evaluated an expression was promoted to the old generation, to be
+   * freed only by a mark-compact (docs/performance-log.md, "A twenty-third machine").
+   */
   constructor(
     private readonly variables: Readonly<Record<string, unknown>>,
-    readonly functions: FunctionTable,
+    private readonly functions: FunctionTable,
+    private readonly extra: FunctionTable | null = null,
   ) {}
+
+  /** The function named `name`, or undefined when there is none. */
+  fn(name: string): HclFunction | undefined {
+    const own = Object.prototype.hasOwnProperty;
+    if (this.extra !== null && own.call(this.extra, name)) return this.extra[name];
+    return own.call(this.functions, name) ? this.functions[name] : undefined;
+  }
+
+  /** Every function's name (for the hint on an unknown one). */
+  functionNames(): string[] {
+    const names = Object.keys(this.functions);
+    return this.extra === null ? names : [...new Set([...Object.keys(this.extra), ...names])];
+  }
 
   /** The current element of each splat being evaluated, by its anonymous symbol. */
   get splatItems(): Map<Expression, HclValue> {

@@ -30,25 +30,12 @@ export type { HclType, HclValue } from './values.js';
 
 export type Variables = Readonly<Record<string, unknown>>;
 
-const merged = new WeakMap<FunctionTable, FunctionTable>();
-
-/** The standard library plus the caller's functions (which win on a name clash). */
-function functionTable(extra: FunctionTable | undefined): FunctionTable {
-  if (!extra) return standardFunctions;
-  let table = merged.get(extra);
-  if (!table) {
-    table = Object.assign(Object.create(null) as FunctionTable, standardFunctions, extra);
-    merged.set(extra, table);
-  }
-  return table;
-}
-
 /**
  * Evaluates to a typed HCL value (exact numbers, list vs tuple, map vs object), for
  * callers that need more than the plain form; throws HclError with every diagnostic.
  */
 export function evaluateValue(expr: Expression, variables: Variables = {}, functions?: FunctionTable): HclValue {
-  const ctx = new EvalContext(variables, functionTable(functions));
+  const ctx = new EvalContext(variables, standardFunctions, functions ?? null);
   const value = evalExpr(ctx, expr);
   if (hasErrors(ctx.diags)) throw new HclError(ctx.diags);
   if (value instanceof HclUnknown) {
