@@ -9,9 +9,9 @@ import { tenantCall } from './ingest-api.js';
  * An ingest worker reads an uploaded CSV in pieces and stores its snapshot in parts, so a large
  * file does not take the worker's memory with it (docs/ingest-callbacks.md, "Uploads"): a 48 MiB
  * file of 1.6 million rows, parsed and then described, raises the worker's RSS by less than
- * 200 MB, most of which is the young generation the daemon's Node flags allow under allocation
- * pressure (up to about 150 MiB: scripts/daemon-node-flags.mjs). Before, parsing alone raised it
- * by about 970 MB, and describing the table failed.
+ * 200 MB (40-53 MB with the daemon's 16 MiB semi-spaces, 129-133 with the 64 of before, most of
+ * that the young generation: scripts/daemon-node-flags.mjs). Before the pieces, parsing alone
+ * raised it by about 970 MB, and describing the table failed.
  */
 const MB = 1024 * 1024;
 const FILE_BYTES = 48 * MB;
