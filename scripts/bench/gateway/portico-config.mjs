@@ -7,7 +7,9 @@ export const BENCH_ITEM = JSON.stringify({ id: 1, items: Array.from({ length: 20
 /**
  * The Portico config under test. `/**` is a plain proxy route (what the throughput rows
  * measure); `/rev/**` carries `revision` in a response header so a reload is observable;
- * `/open/**` and `/jwt/**` are the same anonymous-backend route without and with an RS256 jwt.
+ * `/open/**` and `/jwt/**` are the same anonymous-backend route without and with an RS256 jwt;
+ * `/expr/**` is `/open/**` with a response header evaluated per request (`request.id`), the
+ * general handler with a request scope (no target: it showed requests promoted by expressions).
  */
 export function porticoConfig(port, backendPort, revision, accessLines) {
   return `server "bench" {
@@ -27,6 +29,15 @@ export function porticoConfig(port, backendPort, revision, accessLines) {
     }
   }
   endpoint "/open/**" {
+    proxy {
+      backend {
+        origin = "http://127.0.0.1:${backendPort}"
+        path   = "/**"
+      }
+    }
+  }
+  endpoint "/expr/**" {
+    set_response_headers = { x-request = request.id }
     proxy {
       backend {
         origin = "http://127.0.0.1:${backendPort}"

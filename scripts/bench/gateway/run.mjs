@@ -9,7 +9,7 @@
 //      per request (all its threads, and its main thread alone: at saturation a Node proxy's main
 //      thread is busy all the time, so its rate follows that figure; for the 2-process bare proxy
 //      and the 2-process daemon, added up over the primary and the processes it forked);
-//   2. the same route open and behind an RS256 jwt;
+//   2. the same route open, behind an RS256 jwt, and with a response header from an expression;
 //   Steps 1 and 2 run in BENCH_ROUNDS rounds, each target once per round, one after the other:
 //   a machine whose speed drifts (shared cores) moves targets of one round together, so each
 //   ratio is taken within a round and the median over the rounds is the one judged;
@@ -231,6 +231,7 @@ try {
   const viaNginx = `http://127.0.0.1:${proxyPort}${PATH}`;
   const viaJwt = `http://127.0.0.1:${porticoPort}/jwt${PATH}`;
   const viaOpen = `http://127.0.0.1:${porticoPort}/open${PATH}`;
+  const viaExpr = `http://127.0.0.1:${porticoPort}/expr${PATH}`;
   const bearer = { Authorization: `Bearer ${token}` };
   await waitFor(async () => (await fetch(direct)).ok, 'backend nginx');
   await waitFor(async () => (await fetch(viaNginx)).ok, 'proxy nginx');
@@ -242,6 +243,7 @@ try {
   for (const [name, url] of [['Portico', viaPortico], ['the bare proxy', viaBare], ['the revision route', viaRevision], [`Portico with ${GATEWAY_PROCESSES} gateway processes`, viaMulti]]) {
     if ((await (await fetch(url)).text()) !== item) throw new Error(`bench: ${name} answered a different body than the backend`);
   }
+  if (!(await fetch(viaExpr)).headers.get('x-request')) throw new Error('bench: the expression route answered without its x-request header');
   if ((await fetch(viaJwt)).status !== 401) throw new Error('bench: the jwt route answered without a token');
   if ((await (await fetch(viaJwt, { headers: bearer })).text()) !== item) throw new Error('bench: the jwt route answered a different body');
 
@@ -273,7 +275,7 @@ try {
     }
   }
 
-  for (const url of [viaBare, viaBareTwo, viaPortico, viaQuiet, viaMulti, viaOpen]) await startWrk(url, { ...wrkOptions, seconds: WARMUP_SECONDS }).done;
+  for (const url of [viaBare, viaBareTwo, viaPortico, viaQuiet, viaMulti, viaOpen, viaExpr]) await startWrk(url, { ...wrkOptions, seconds: WARMUP_SECONDS }).done;
   await startWrk(viaJwt, { ...wrkOptions, seconds: WARMUP_SECONDS, headers: bearer }).done;
 
   assertDaemonsRunning();
@@ -306,6 +308,7 @@ try {
     ['portico2', MULTI_ROW, viaMulti, {}, { tree: multiDaemon.pid }],
     ['open', 'Portico, no access control', viaOpen, {}, daemon.pid],
     ['jwt', 'Portico, jwt RS256', viaJwt, bearer, daemon.pid],
+    ['expr', 'Portico, a response header from request.id', viaExpr, {}, daemon.pid],
   ];
   const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const rounds = [];
@@ -439,7 +442,7 @@ try {
   console.log(verdict(`failed requests over ${RELOADS} reloads under load`, failed, 0, { atMost: true, unit: 'requests' }));
   console.log(verdict(`reload p99 over ${RELOADS} saves, ${GATEWAY_PROCESSES} gateway processes`, multiReloadP99, TARGETS.reloadP99Ms, { atMost: true, unit: 'ms' }));
   console.log(verdict(`failed requests over ${RELOADS} reloads under load, ${GATEWAY_PROCESSES} gateway processes`, multiFailed, 0, { atMost: true, unit: 'requests' }));
-  console.log(`  (for reference, medians: Portico access lines off / bare ${ratio('quiet', 'bare').toFixed(3)}, / nginx ${ratio('quiet', 'nginx').toFixed(3)}; access lines on / off ${ratio('portico', 'quiet').toFixed(3)}; bare / nginx ${ratio('bare', 'nginx').toFixed(3)}, bare as 2 processes / nginx ${ratio('bare2', 'nginx').toFixed(3)}; Portico access lines on / directly (first run) ${(medianRun('portico').rps / directRun.rps).toFixed(3)})`);
+  console.log(`  (for reference, medians: Portico access lines off / bare ${ratio('quiet', 'bare').toFixed(3)}, / nginx ${ratio('quiet', 'nginx').toFixed(3)}; access lines on / off ${ratio('portico', 'quiet').toFixed(3)}; bare / nginx ${ratio('bare', 'nginx').toFixed(3)}, bare as 2 processes / nginx ${ratio('bare2', 'nginx').toFixed(3)}; a response header from request.id / no access control ${ratio('expr', 'open').toFixed(3)}; Portico access lines on / directly (first run) ${(medianRun('portico').rps / directRun.rps).toFixed(3)})`);
   if (failed > 0 || multiFailed > 0) process.exitCode = 1;
 } finally {
   for (const what of ended) console.error(`bench: ${what}`);
