@@ -9,7 +9,8 @@ export const BENCH_ITEM = JSON.stringify({ id: 1, items: Array.from({ length: 20
  * measure); `/rev/**` carries `revision` in a response header so a reload is observable;
  * `/open/**` and `/jwt/**` are the same anonymous-backend route without and with an RS256 jwt;
  * `/expr/**` is `/open/**` with a response header evaluated per request (`request.id`), the
- * general handler with a request scope (no target: it showed requests promoted by expressions).
+ * general handler with a request scope (no target; it shows what an expression costs a route,
+ * such as the requests an evaluator cache once kept alive: docs/performance-log.md).
  */
 export function porticoConfig(port, backendPort, revision, accessLines) {
   return `server "bench" {
