@@ -15,6 +15,8 @@
 // BENCH_FUNCTIONS=N also prints each target's N functions with the most instructions a request,
 // JavaScript by name: node runs with --perf-basic-prof and the addresses of compiled code that
 // callgrind knows no name for are looked up in the map V8 writes (/tmp/perf-<pid>.map).
+// BENCH_NODE_FLAGS replaces the daemon's Node flags for portico and quiet, BENCH_BEFORE_NODE_FLAGS
+// for before (one build under two sets of flags: BENCH_BEFORE naming this checkout's bin/portico.js).
 // Needs a build (npm run build), nginx and valgrind.
 //   BENCH_BEFORE=.before/bin/portico.js BENCH_TARGETS=bare,portico,before BENCH_WARMUP=15000 BENCH_REQUESTS=3000 node scripts/bench/gateway/instructions.mjs
 import { execFileSync, spawn } from 'node:child_process';
@@ -37,6 +39,10 @@ const FUNCTIONS = Number(process.env.BENCH_FUNCTIONS ?? 0);
 const PATH = '/bench/item.json';
 const CHECKOUT = resolve(process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js'));
 const BEFORE = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : null;
+/** The daemon's Node flags, or BENCH_NODE_FLAGS (portico and quiet) and BENCH_BEFORE_NODE_FLAGS (before) in their place, as in compare.mjs. */
+const flags = (value) => (value === undefined ? DAEMON_NODE_FLAGS : value.split(' ').filter(Boolean));
+const FLAGS = flags(process.env.BENCH_NODE_FLAGS);
+const BEFORE_FLAGS = flags(process.env.BENCH_BEFORE_NODE_FLAGS);
 const TARGETS = (process.env.BENCH_TARGETS ?? (BEFORE ? 'bare,portico,before' : 'bare,portico,quiet')).split(',').map((t) => t.trim());
 if (TARGETS.includes('before') && !BEFORE) throw new Error('bench: the target "before" needs BENCH_BEFORE (another build\'s bin/portico.js)');
 
@@ -70,7 +76,7 @@ async function count(target) {
     const config = join(base, 'portico.hcl');
     writeFileSync(config, porticoConfig(port, backendPort, 0, target !== 'quiet'));
     writeFileSync(join(base, 'jwt-public.pem'), JWT_KEY);
-    args = [...DAEMON_NODE_FLAGS, ...(FUNCTIONS > 0 ? ['--perf-basic-prof'] : []), target === 'before' ? BEFORE : CHECKOUT, 'daemon', '--mode', 'gateway', '-f', config];
+    args = [...(target === 'before' ? BEFORE_FLAGS : FLAGS), ...(FUNCTIONS > 0 ? ['--perf-basic-prof'] : []), target === 'before' ? BEFORE : CHECKOUT, 'daemon', '--mode', 'gateway', '-f', config];
   }
   const env = daemonEnv(join(base, 'data'), { control, services, cds }, { PORTICO_GATEWAY_PROCESSES: '1' });
   // Access lines go to a file, as in the other gateway benchmarks, in a directory of its own: the
