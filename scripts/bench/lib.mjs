@@ -4,6 +4,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { DAEMON_NODE_FLAGS } from '../daemon-node-flags.mjs';
+
+/** Node flags from a benchmark's environment variable (space-separated), or the daemon's own when it is unset. */
+export const nodeFlags = (value) => (value === undefined ? DAEMON_NODE_FLAGS : value.split(' ').filter(Boolean));
 
 /** Exits with a hint when `command` is not installed. */
 export function need(command) {

@@ -23,8 +23,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
-import { cpuUs, reapedCpuUs, statFields, verdict, waitFor } from '../lib.mjs';
+import { cpuUs, nodeFlags, reapedCpuUs, statFields, verdict, waitFor } from '../lib.mjs';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000);
@@ -36,7 +35,7 @@ const RUNS = (process.env.BENCH_RUNS ?? 'sqlite:1,postgres:1,postgres:2,postgres
   return { kind, processes: Number(n) };
 });
 const PROFILE = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : null;
-const NODE_FLAGS = process.env.BENCH_NODE_FLAGS === undefined ? DAEMON_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
+const NODE_FLAGS = nodeFlags(process.env.BENCH_NODE_FLAGS);
 const PG_URL = process.env.PORTICO_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const PORTICO = resolve(process.env.BENCH_PORTICO ?? join(HERE, '..', '..', '..', 'daemon', 'bin', 'portico.js'));

@@ -24,13 +24,12 @@ import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Session } from 'node:inspector/promises';
-import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
-import { cpuUs, mainThreadCpuUs } from '../lib.mjs';
+import { cpuUs, mainThreadCpuUs, nodeFlags } from '../lib.mjs';
 
 
 // The CDS runs in this process: run it with the daemon's Node flags, as `npm start` and the
 // service file run the daemon (BENCH_NODE_FLAGS="" measures without them).
-const NODE_FLAGS = process.env.BENCH_NODE_FLAGS === undefined ? DAEMON_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
+const NODE_FLAGS = nodeFlags(process.env.BENCH_NODE_FLAGS);
 if (!NODE_FLAGS.every((f) => process.execArgv.includes(f))) {
   const again = spawnSync(process.execPath, [...NODE_FLAGS, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
   process.exit(again.status ?? 1);

@@ -18,8 +18,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
-import { cpuUs, daemonEnv, freePort, mainThreadCpuUs, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
+import { cpuUs, daemonEnv, freePort, mainThreadCpuUs, need, nginxConf, nodeFlags, startNginx, startWrk, waitFor } from '../lib.mjs';
 import { BENCH_ITEM, porticoConfig } from './portico-config.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -38,15 +37,14 @@ const PROXY_CPU = '1';
 const LOAD_CPU = '0';
 const CHECKOUT = resolve(process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js'));
 /** The daemons side by side: name, build, access lines on. Without BENCH_BEFORE, one build with its access lines on and off. */
-const flags = (value) => (value === undefined ? DAEMON_NODE_FLAGS : value.split(' ').filter(Boolean));
 const BUILDS = process.env.BENCH_BEFORE
   ? [
-      ['before', resolve(process.env.BENCH_BEFORE), true, flags(process.env.BENCH_BEFORE_NODE_FLAGS)],
-      ['after', CHECKOUT, true, flags(process.env.BENCH_NODE_FLAGS)],
+      ['before', resolve(process.env.BENCH_BEFORE), true, nodeFlags(process.env.BENCH_BEFORE_NODE_FLAGS)],
+      ['after', CHECKOUT, true, nodeFlags(process.env.BENCH_NODE_FLAGS)],
     ]
   : [
-      ['lines on', CHECKOUT, true, flags(process.env.BENCH_NODE_FLAGS)],
-      ['lines off', CHECKOUT, false, flags(process.env.BENCH_NODE_FLAGS)],
+      ['lines on', CHECKOUT, true, nodeFlags(process.env.BENCH_NODE_FLAGS)],
+      ['lines off', CHECKOUT, false, nodeFlags(process.env.BENCH_NODE_FLAGS)],
     ];
 
 need('nginx');

@@ -26,8 +26,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
-import { daemonEnv, freePort, need, nginxConf, startNginx, waitFor } from '../lib.mjs';
+import { daemonEnv, freePort, need, nginxConf, nodeFlags, startNginx, waitFor } from '../lib.mjs';
 import { BENCH_ITEM, porticoConfig } from './portico-config.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -40,9 +39,8 @@ const PATH = '/bench/item.json';
 const CHECKOUT = resolve(process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js'));
 const BEFORE = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : null;
 /** The daemon's Node flags, or BENCH_NODE_FLAGS (portico and quiet) and BENCH_BEFORE_NODE_FLAGS (before) in their place, as in compare.mjs. */
-const flags = (value) => (value === undefined ? DAEMON_NODE_FLAGS : value.split(' ').filter(Boolean));
-const FLAGS = flags(process.env.BENCH_NODE_FLAGS);
-const BEFORE_FLAGS = flags(process.env.BENCH_BEFORE_NODE_FLAGS);
+const FLAGS = nodeFlags(process.env.BENCH_NODE_FLAGS);
+const BEFORE_FLAGS = nodeFlags(process.env.BENCH_BEFORE_NODE_FLAGS);
 const TARGETS = (process.env.BENCH_TARGETS ?? (BEFORE ? 'bare,portico,before' : 'bare,portico,quiet')).split(',').map((t) => t.trim());
 if (TARGETS.includes('before') && !BEFORE) throw new Error('bench: the target "before" needs BENCH_BEFORE (another build\'s bin/portico.js)');
 

@@ -20,11 +20,10 @@ import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, re
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import WebSocket from 'ws';
-import { daemonEnv, freePort, need, nginxConf, startNginx, startWrk, waitFor } from '../lib.mjs';
+import { daemonEnv, freePort, need, nginxConf, nodeFlags, startNginx, startWrk, waitFor } from '../lib.mjs';
 import { BENCH_ITEM } from './portico-config.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -49,7 +48,7 @@ const PORTICO = process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js')
 const PATH = '/bench/item.json';
 const rsa = JWT ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : null;
 /** The daemon's Node flags as `npm start` and the service file give them; BENCH_NODE_FLAGS="" profiles without. */
-const NODE_FLAGS = process.env.BENCH_NODE_FLAGS === undefined ? DAEMON_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
+const NODE_FLAGS = nodeFlags(process.env.BENCH_NODE_FLAGS);
 
 /**
  * Self time per function from a V8 .cpuprofile, counting only the samples between `from` and

@@ -15,8 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
-import { freePort, waitFor } from '../lib.mjs';
+import { freePort, nodeFlags, waitFor } from '../lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BACKENDS = Number(process.env.BENCH_BACKENDS ?? 10_000);
@@ -24,10 +23,9 @@ const SAVES = Number(process.env.BENCH_SAVES ?? 10);
 const GROW = process.env.BENCH_EDIT === 'grow';
 /** The changed backend's connect_timeout at a save: a different value each time; with GROW one character longer each time. */
 const timeoutAt = (save) => (GROW ? `${'0'.repeat(save)}${5 + (save % 2)}s` : `${5 + save}s`);
-const flags = (value) => (value === undefined ? DAEMON_NODE_FLAGS : value.split(' ').filter(Boolean));
 const BUILDS = [
-  ...(process.env.BENCH_BEFORE ? [['before', resolve(process.env.BENCH_BEFORE), flags(process.env.BENCH_BEFORE_NODE_FLAGS)]] : []),
-  [process.env.BENCH_BEFORE ? 'after' : 'this build', join(ROOT, 'daemon/bin/portico.js'), flags(process.env.BENCH_NODE_FLAGS)],
+  ...(process.env.BENCH_BEFORE ? [['before', resolve(process.env.BENCH_BEFORE), nodeFlags(process.env.BENCH_BEFORE_NODE_FLAGS)]] : []),
+  [process.env.BENCH_BEFORE ? 'after' : 'this build', join(ROOT, 'daemon/bin/portico.js'), nodeFlags(process.env.BENCH_NODE_FLAGS)],
 ];
 
 function config(port, timeout) {

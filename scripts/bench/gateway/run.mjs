@@ -38,8 +38,7 @@ import { get as httpGet } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DAEMON_NODE_FLAGS } from '../../daemon-node-flags.mjs';
-import { cpuUs, daemonEnv, freePort, mainThreadCpuUs, need, nginxConf, startNginx, startWrk, verdict, waitFor } from '../lib.mjs';
+import { cpuUs, daemonEnv, freePort, mainThreadCpuUs, need, nginxConf, nodeFlags, startNginx, startWrk, verdict, waitFor } from '../lib.mjs';
 import { BENCH_ITEM, porticoConfig } from './portico-config.mjs';
 import { descendants, running, treeCpuUs, treeMainThreadCpuUs } from './process-tree.mjs';
 
@@ -59,7 +58,7 @@ const PACED_ROUNDS = Number(process.env.BENCH_PACED_ROUNDS ?? 5);
 const PATH = '/bench/item.json';
 const PORTICO = process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js');
 /** The daemon's Node flags as `npm start` and the service file give them; BENCH_NODE_FLAGS="" measures without. */
-const NODE_FLAGS = process.env.BENCH_NODE_FLAGS === undefined ? DAEMON_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
+const NODE_FLAGS = nodeFlags(process.env.BENCH_NODE_FLAGS);
 /** Seconds of load on each Node proxy before measuring (the JIT compiles the hot path first). */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 3);
 /** Pause before each measured run of a round. */
