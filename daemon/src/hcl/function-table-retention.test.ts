@@ -24,18 +24,22 @@ describe("the caller's functions", () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
     const perRequest = (): FunctionTable => {
-      // As in the gateway: the table's function holds a scope (about 40 KB of young objects) that holds the table.
-      const scope: { held: Array<{ i: number; text: string }>; table: FunctionTable | null } = { held: Array.from({ length: 1000 }, (_, i) => ({ i, text: `value ${i}` })), table: null };
+      // As in the gateway: the table's function holds a scope (about 160 KB of young objects) that holds the table.
+      const scope: { held: Array<{ i: number; text: string }>; table: FunctionTable | null } = { held: Array.from({ length: 4000 }, (_, i) => ({ i, text: `value ${i}` })), table: null };
       scope.table = { held_count: definePlainFunction({ params: [], impl: () => scope.held.length }) };
       return scope.table;
     };
+    // A first round compiles the evaluator's code (bytecode and feedback live in the old generation): not what is measured.
+    for (let i = 0; i < 20; i++) expect(evaluateSource('held_count() + length([1, 2, 3])', {}, perRequest())).toBe(4003);
     gc({ type: 'major' });
     const before = oldSpaceUsed();
-    for (let i = 0; i < 200; i++) expect(evaluateSource('held_count() + length([1, 2, 3])', {}, perRequest())).toBe(1003);
+    for (let i = 0; i < 200; i++) expect(evaluateSource('held_count() + length([1, 2, 3])', {}, perRequest())).toBe(4003);
     // Two scavenges: anything still reachable is then in the old generation.
     gc({ type: 'minor' });
     gc({ type: 'minor' });
-    // 200 tables of about 40 KB each would be 8 MB if they were kept.
-    expect(oldSpaceUsed() - before).toBeLessThan(2 * 1024 * 1024);
+    // 200 tables of about 160 KB each would be 32 MB if they were kept (the evaluator of before kept
+    // more); what else the test's process promotes meanwhile was 0.7-2.2 MB.
+    const promoted = oldSpaceUsed() - before;
+    expect(promoted).toBeLessThan(8 * 1024 * 1024);
   });
 });
