@@ -3,6 +3,7 @@
  * backend log line shows only an allow-list of headers and a URL without secrets.
  */
 import { util } from 'undici';
+import { lowerCaseName } from '../../core/header-name.js';
 import { LOGGED_REQUEST_HEADERS, LOGGED_RESPONSE_HEADERS } from '../logs/header-allow-list.js';
 
 const { headerNameToString } = util;
@@ -25,7 +26,7 @@ export function withoutHopByHop(headers: HeaderMap): OutgoingHeaders {
   for (const rawName in headers) {
     const value = headers[rawName];
     if (value === undefined) continue;
-    const name = rawName.toLowerCase();
+    const name = lowerCaseName(rawName);
     if (HOP_BY_HOP.has(name) || name.startsWith('proxy-') || (named !== null && named.has(name))) continue;
     const previous = out[name];
     if (previous === undefined) out[name] = typeof value === 'string' ? value : value.length === 1 ? value[0]! : [...value];
@@ -37,7 +38,7 @@ export function withoutHopByHop(headers: HeaderMap): OutgoingHeaders {
 /** Every value a string, every name lower case and none that withoutHopByHop would drop (there is no `Connection` header). */
 function isEndToEnd(headers: HeaderMap): boolean {
   for (const name in headers) {
-    if (typeof headers[name] !== 'string' || HOP_BY_HOP.has(name) || name.startsWith('proxy-') || name.toLowerCase() !== name) return false;
+    if (typeof headers[name] !== 'string' || HOP_BY_HOP.has(name) || name.startsWith('proxy-') || lowerCaseName(name) !== name) return false;
   }
   return true;
 }

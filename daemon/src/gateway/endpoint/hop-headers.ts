@@ -1,3 +1,5 @@
+import { lowerCaseName } from '../../core/header-name.js';
+
 /** Hop-by-hop headers (RFC 7230 6.1, plus the legacy ones the peer drops): never forwarded either way. */
 const HOP_HEADERS: ReadonlySet<string> = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
@@ -11,7 +13,7 @@ export function endToEndHeaders(headers: In, drop: readonly string[] = []): Reco
   for (const name in headers) {
     const value = headers[name];
     if (value === undefined) continue;
-    const lower = name.toLowerCase();
+    const lower = lowerCaseName(name);
     if ((drop.length > 0 && drop.includes(lower)) || (listed !== null && listed.includes(lower))) continue;
     if (HOP_HEADERS.has(lower) && !(lower === 'te' && value === 'trailers')) continue;
     out[lower] = typeof value === 'string' ? value : [...value];

@@ -32,15 +32,25 @@ function accessLine(r: GatewayLogRecord): string {
 
 /**
  * The access line of `input` without building its record first (the hot path): the same text
- * as formatCommonLine(accessRecord(input)) for an input without custom fields.
+ * as formatCommonLine(accessRecord(input)) for an input without custom fields. Every `+` of two
+ * strings is a node V8 allocates now and walks again when the line is encoded, so the pieces
+ * that repeat from request to request (the route's names, the method, the status) come from
+ * strings made once (`routeTail`, `methodPiece`, `statusPiece`).
  */
 export function accessLineOf(input: AccessRecordInput): string {
-  let line = `${text(input.clientIp)} - ${text(input.authUser)} [${isoTime(input.startedAt)}] "${text(input.method)} ${text(loggableUrl(input.url))}" ${input.status} ${input.responseBytes} ${ms(Math.round(input.durationMs * 1000) / 1000)}`;
-  if (input.requestId) line += ` id=${quoteId(input.requestId)}`;
-  if (input.handler) line += ` handler=${quoteName(input.handler)}`;
-  if (input.server) line += ` server=${quoteName(input.server)}`;
-  if (input.api) line += ` api=${quoteName(input.api)}`;
-  if (input.endpoint) line += ` endpoint=${quoteName(input.endpoint)}`;
+  const auth = input.authUser;
+  let line =
+    text(input.clientIp) +
+    (auth === null || auth === '' ? ' - - [' : ` - ${auth} [`) +
+    isoTime(input.startedAt) +
+    methodPiece(input.method) +
+    text(loggableUrl(input.url)) +
+    statusPiece(input.status) +
+    input.responseBytes +
+    ' ' +
+    ms(Math.round(input.durationMs * 1000) / 1000);
+  if (input.requestId) line += ' id=' + quoteId(input.requestId);
+  line += routeTail(input.handler, input.server, input.api, input.endpoint);
   if (input.errorType) line += ` error_type=${quote(input.errorType)}`;
   if (input.message) line += ` message=${quote(input.message)}`;
   return line;
@@ -49,15 +59,96 @@ export function accessLineOf(input: AccessRecordInput): string {
 /** The backend line of `input` without building its record first: the same text as formatCommonLine(backendLogRecord(input)) without custom fields. */
 export function backendLineOf(input: BackendLogInput): string {
   const { error, timings } = input;
-  let line = `[${isoTime(input.startedAt)}] backend ${text(input.backend)} "${text(input.method)} ${text(loggableUrl(input.url))}" ${text(input.status)} ${ms(timings.total)}`;
-  if (timings.ttfb !== null) line += ` ttfb=${ms(timings.ttfb)}`;
-  if (input.requestId) line += ` id=${quoteId(input.requestId)}`;
-  if (input.handler) line += ` handler=${quoteName(input.handler)}`;
+  let line = '[' + isoTime(input.startedAt) + backendPiece(input.backend, input.method) + text(loggableUrl(input.url)) + statusPiece(input.status) + ms(timings.total);
+  if (timings.ttfb !== null) line += ' ttfb=' + ms(timings.ttfb);
+  if (input.requestId) line += ' id=' + quoteId(input.requestId);
+  if (input.handler) line += handlerPiece(input.handler);
   if (error instanceof GatewayError) {
     if (error.kind) line += ` error_type=${quote(error.kind)}`;
     if (error.detail) line += ` message=${quote(error.detail)}`;
   } else if (error?.message) line += ` message=${quote(error.message)}`;
   return line;
+}
+
+/**
+ * Strings made once for the pieces of a line that repeat: few of each (they come from the
+ * configuration or the protocol), so each table is bounded and, once full, the rest are made
+ * each time.
+ */
+const PIECES_MAX = 1024;
+
+function kept(table: Map<string, string>, key: string, make: (key: string) => string): string {
+  let piece = table.get(key);
+  if (piece === undefined) {
+    piece = make(key);
+    if (table.size < PIECES_MAX) table.set(key, piece);
+  }
+  return piece;
+}
+
+const methods = new Map<string, string>();
+/** `] "GET ` (the end of the time, then the request's method). */
+const methodPiece = (method: string): string => kept(methods, method, (m) => `] "${text(m)} `);
+
+const backends = new Map<string, Map<string, string>>();
+/** `] backend <name> "GET ` (the end of the time, the backend's name, the request's method). */
+function backendPiece(name: string, method: string): string {
+  let byMethod = backends.get(name);
+  if (byMethod === undefined) {
+    byMethod = new Map();
+    if (backends.size < PIECES_MAX) backends.set(name, byMethod);
+  }
+  return kept(byMethod, method, (m) => `] backend ${text(name)} "${text(m)} `);
+}
+
+const handlers = new Map<string, string>();
+const handlerPiece = (handler: string): string => kept(handlers, handler, (h) => ` handler=${quoteName(h)}`);
+
+/** `" 200 ` for each status (the end of the URL's quotes, the status, a space); `" - ` for none. */
+const STATUS_PIECES: (string | undefined)[] = [];
+function statusPiece(status: number | null): string {
+  if (status === null) return '" - ';
+  if (Number.isInteger(status) && status >= 0 && status < 1000) return (STATUS_PIECES[status] ??= `" ${status} `);
+  return `" ${text(status)} `;
+}
+
+/** ` handler=.. server=.. api=.. endpoint=..` of one route, made once: the last one used, then a table by endpoint. */
+interface RouteTail {
+  readonly handler: string | null;
+  readonly server: string | null;
+  readonly api: string | null;
+  readonly endpoint: string | null;
+  readonly text: string;
+}
+let lastTail: RouteTail | null = null;
+const tails = new Map<string | null, RouteTail[]>();
+let tailCount = 0;
+
+function routeTail(handler: string | null, server: string | null, api: string | null, endpoint: string | null): string {
+  const last = lastTail;
+  if (last !== null && last.endpoint === endpoint && last.server === server && last.handler === handler && last.api === api) return last.text;
+  const same = tails.get(endpoint);
+  if (same !== undefined) {
+    for (const tail of same) {
+      if (tail.server === server && tail.handler === handler && tail.api === api) {
+        lastTail = tail;
+        return tail.text;
+      }
+    }
+  }
+  let text = '';
+  if (handler) text += ` handler=${quoteName(handler)}`;
+  if (server) text += ` server=${quoteName(server)}`;
+  if (api) text += ` api=${quoteName(api)}`;
+  if (endpoint) text += ` endpoint=${quoteName(endpoint)}`;
+  if (tailCount < PIECES_MAX) {
+    const tail: RouteTail = { handler, server, api, endpoint, text };
+    tailCount++;
+    if (same === undefined) tails.set(endpoint, [tail]);
+    else same.push(tail);
+    lastTail = tail;
+  }
+  return text;
 }
 
 function backendLine(r: GatewayLogRecord): string {
@@ -131,13 +222,22 @@ function quote(value: unknown): string {
 
 /**
  * A duration with one decimal: `toFixed(1)` from the integer count of tenths, which costs a
- * fraction of it (`toFixed` and `quote` were a third of formatting a request's two lines). A
- * value `toFixed` would show with an exponent, or a negative one, goes through `toFixed`.
+ * fraction of it (`toFixed` and `quote` were a third of formatting a request's two lines), and
+ * the text of each count below one second made once. A value `toFixed` would show with an
+ * exponent, or a negative one, goes through `toFixed`.
  */
+const MS_KEPT = 10_000;
+const MS_TEXTS: (string | undefined)[] = [];
+
 function ms(value: unknown): string {
   if (typeof value !== 'number') return '-';
   const tenths = Math.round(value * 10);
+  if (tenths >= 0 && tenths < MS_KEPT) return (MS_TEXTS[tenths] ??= tenthsText(tenths));
   if (!(tenths >= 0 && tenths < 1e15)) return `${value.toFixed(1)}ms`;
+  return tenthsText(tenths);
+}
+
+function tenthsText(tenths: number): string {
   const whole = Math.floor(tenths / 10);
   return `${whole}.${tenths - whole * 10}ms`;
 }

@@ -71,6 +71,25 @@ describe('log lines formatted from their parts', () => {
     );
   });
 
+  it('are the same from the pieces kept for repeated names, past the tables\' bounds too', () => {
+    // Names, methods and statuses repeat: the second pass formats from what the first kept.
+    for (let pass = 0; pass < 2; pass++) {
+      fc.assert(fc.property(accessInput, (input) => {
+        expect(accessLineOf(input)).toBe(formatCommonLine(accessRecord(input)));
+      }), { seed: 15, numRuns: 300 });
+      fc.assert(fc.property(backendInput, (input) => {
+        expect(backendLineOf(input)).toBe(formatCommonLine(backendLogRecord(input)));
+      }), { seed: 15, numRuns: 300 });
+    }
+    // More routes and backends than the tables keep (1,024 each), then the first ones again.
+    const access = (i: number): AccessRecordInput => ({ startedAt: 1_700_000_000_000 + i, durationMs: i / 7, requestId: `r${i}`, method: 'GET', url: new URL(`http://h/p${i}`), status: 200 + (i % 3), server: `s${i % 5}`, api: i % 2 ? null : `a${i}`, endpoint: `/e${i}`, handler: 'endpoint', clientIp: '127.0.0.1', authUser: i % 4 ? null : `u${i}`, requestHeaders: {}, requestBytes: 0, tls: false, protocol: 'HTTP/1.1', responseHeaders: {}, responseBytes: i, errorType: null, message: null, custom: {} });
+    const backend = (i: number): BackendLogInput => ({ startedAt: 1_700_000_000_000 + i, requestId: `r${i}`, backend: `b${i}`, handler: `h${i}`, method: i % 2 ? 'GET' : 'POST', url: new URL(`http://b/${i}`), requestHeaders: {}, requestBytes: 0, status: i % 9 ? 200 : null, responseHeaders: null, responseBytes: 0, protocol: 'http/1.1', timings: { dns: null, tcp: null, tls: null, ttfb: i / 3, total: i / 2 }, error: null, custom: null });
+    for (const i of [...Array(2_500).keys(), 0, 1, 2, 2_400]) {
+      expect(accessLineOf(access(i))).toBe(formatCommonLine(accessRecord(access(i))));
+      expect(backendLineOf(backend(i))).toBe(formatCommonLine(backendLogRecord(backend(i))));
+    }
+  });
+
   it('a sink writes parts as the records would be written, in both formats and at every level', () => {
     fc.assert(
       fc.property(accessInput, backendInput, fc.constantFrom('common', 'json'), fc.constantFrom('error', 'info'), (access, backend, format, level) => {
