@@ -91,14 +91,20 @@ const methods = new Map<string, string>();
 const methodPiece = (method: string): string => kept(methods, method, (m) => `] "${text(m)} `);
 
 const backends = new Map<string, Map<string, string>>();
+/** Pieces kept in all of `backends`' tables together (a method may come from an expression). */
+let backendPieces = 0;
 /** `] backend <name> "GET ` (the end of the time, the backend's name, the request's method). */
 function backendPiece(name: string, method: string): string {
   let byMethod = backends.get(name);
-  if (byMethod === undefined) {
-    byMethod = new Map();
-    if (backends.size < PIECES_MAX) backends.set(name, byMethod);
+  const piece = byMethod?.get(method);
+  if (piece !== undefined) return piece;
+  const made = `] backend ${text(name)} "${text(method)} `;
+  if (backendPieces < PIECES_MAX) {
+    if (byMethod === undefined) backends.set(name, (byMethod = new Map()));
+    byMethod.set(method, made);
+    backendPieces++;
   }
-  return kept(byMethod, method, (m) => `] backend ${text(name)} "${text(m)} `);
+  return made;
 }
 
 const handlers = new Map<string, string>();
