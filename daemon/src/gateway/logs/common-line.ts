@@ -41,7 +41,7 @@ export function accessLineOf(input: AccessRecordInput): string {
   const auth = input.authUser;
   let line =
     text(input.clientIp) +
-    (auth === null || auth === '' ? ' - - [' : ` - ${auth} [`) +
+    (!auth ? ' - - [' : ` - ${auth} [`) +
     isoTime(input.startedAt) +
     methodPiece(input.method) +
     text(loggableUrl(input.url)) +
@@ -77,18 +77,17 @@ export function backendLineOf(input: BackendLogInput): string {
  */
 const PIECES_MAX = 1024;
 
-function kept(table: Map<string, string>, key: string, make: (key: string) => string): string {
-  let piece = table.get(key);
-  if (piece === undefined) {
-    piece = make(key);
-    if (table.size < PIECES_MAX) table.set(key, piece);
-  }
+/** `piece` kept in `table` under `key` while the table has room; `piece` either way. */
+function keep(table: Map<string, string>, key: string, piece: string): string {
+  if (table.size < PIECES_MAX) table.set(key, piece);
   return piece;
 }
 
 const methods = new Map<string, string>();
 /** `] "GET ` (the end of the time, then the request's method). */
-const methodPiece = (method: string): string => kept(methods, method, (m) => `] "${text(m)} `);
+function methodPiece(method: string): string {
+  return methods.get(method) ?? keep(methods, method, `] "${text(method)} `);
+}
 
 const backends = new Map<string, Map<string, string>>();
 /** Pieces kept in all of `backends`' tables together (a method may come from an expression). */
@@ -108,7 +107,9 @@ function backendPiece(name: string, method: string): string {
 }
 
 const handlers = new Map<string, string>();
-const handlerPiece = (handler: string): string => kept(handlers, handler, (h) => ` handler=${quoteName(h)}`);
+function handlerPiece(handler: string): string {
+  return handlers.get(handler) ?? keep(handlers, handler, ` handler=${quoteName(handler)}`);
+}
 
 /** `" 200 ` for each status (the end of the URL's quotes, the status, a space); `" - ` for none. */
 const STATUS_PIECES: (string | undefined)[] = [];
