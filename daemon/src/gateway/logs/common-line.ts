@@ -143,19 +143,19 @@ function routeTail(handler: string | null, server: string | null, api: string | 
       }
     }
   }
-  let text = '';
-  if (handler) text += ` handler=${quoteName(handler)}`;
-  if (server) text += ` server=${quoteName(server)}`;
-  if (api) text += ` api=${quoteName(api)}`;
-  if (endpoint) text += ` endpoint=${quoteName(endpoint)}`;
+  let names = '';
+  if (handler) names += ` handler=${quoteName(handler)}`;
+  if (server) names += ` server=${quoteName(server)}`;
+  if (api) names += ` api=${quoteName(api)}`;
+  if (endpoint) names += ` endpoint=${quoteName(endpoint)}`;
   if (tailCount < PIECES_MAX) {
-    const tail: RouteTail = { handler, server, api, endpoint, text };
+    const tail: RouteTail = { handler, server, api, endpoint, text: names };
     tailCount++;
     if (same === undefined) tails.set(endpoint, [tail]);
     else same.push(tail);
     lastTail = tail;
   }
-  return text;
+  return names;
 }
 
 function backendLine(r: GatewayLogRecord): string {
@@ -210,16 +210,10 @@ function quoteId(id: string): string {
 
 /** Names from the configuration (handler, server, api, endpoint): few, and the same on every line, so each is quoted once. */
 const quotedNames = new Map<string, string>();
-const QUOTED_NAMES_MAX = 1024;
 
 function quoteName(name: string): string {
-  let quoted = quotedNames.get(name);
-  if (quoted === undefined) {
-    quoted = quote(name);
-    // Bounded: a configuration with more names than this quotes the rest each time.
-    if (quotedNames.size < QUOTED_NAMES_MAX) quotedNames.set(name, quoted);
-  }
-  return quoted;
+  // Bounded as the other kept pieces: a configuration with more names quotes the rest each time.
+  return quotedNames.get(name) ?? keep(quotedNames, name, quote(name));
 }
 
 function quote(value: unknown): string {
