@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresReachable } from '../daemon/src/store/testing/databases.js';
 import { controlQuery, daemonDatabase, freePort, runPortico, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
@@ -44,6 +45,38 @@ describe('portico CLI', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toMatch(/Usage: portico/);
+  });
+
+  it('loads only the command it runs: help, the version and a bad command load none', async () => {
+    // A module hook (node:module register) writes down every module of the build that is loaded.
+    const dir = mkdtempSync(join(tmpdir(), 'portico-loads-'));
+    writeFileSync(join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  if (resolved.url.includes('/daemon/dist/')) appendFileSync(process.env.PORTICO_TEST_LOADED, resolved.url + '\\n');
+  return resolved;
+}
+`);
+    writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
+    const loaded = async (args: string[]): Promise<string[]> => {
+      const list = join(dir, `${args.join('_')}.txt`);
+      writeFileSync(list, '');
+      const r = await runPortico(args, { env: { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}`, PORTICO_TEST_LOADED: list } });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(args[0] === 'frobnicate' ? 2 : 0);
+      return readFileSync(list, 'utf8').split('\n').filter(Boolean);
+    };
+    const commandsOf = (urls: string[]) => urls.filter((url) => url.includes('/dist/cli/commands/')).map((url) => url.replace(/.*\/dist\/cli\/commands\//, ''));
+    for (const args of [['--help'], ['--version'], ['frobnicate']]) {
+      const urls = await loaded(args);
+      expect(urls.some((url) => url.endsWith('/dist/cli/main.js')), args.join(' ')).toBe(true);
+      expect(commandsOf(urls), args.join(' ')).toEqual([]);
+    }
+    expect(commandsOf(await loaded(['keys', '--help']))).toEqual(['keys.js']);
+    const daemonHelp = await loaded(['daemon', '--help']);
+    expect(commandsOf(daemonHelp)).toEqual(['daemon.js']);
+    // The daemon itself loads only when it runs.
+    expect(daemonHelp.filter((url) => url.endsWith('/dist/main/daemon.js'))).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('config check reports syntax and structure errors with their positions, and passes a good file', async () => {

@@ -1,5 +1,4 @@
 import { DAEMON_MODES, type DaemonMode } from '../../control/client-types.js';
-import { runDaemon } from '../../main/daemon.js';
 import { UsageError } from '../../core/errors.js';
 import { readPorticoSettings } from '../../main/settings.js';
 import { parseCommandArgs } from '../parse.js';
@@ -49,5 +48,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
     console.error(`portico daemon: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
+  // Loaded here, not with the command: `portico daemon --help` and a bad argument answer without it.
+  const { runDaemon } = await import('../../main/daemon.js');
   return runDaemon({ mode: mode as DaemonMode, settings, configFiles: values.file ?? [], configDirs: values.dir ?? [] });
 }
