@@ -8,7 +8,7 @@ import { postgresReachable } from '../daemon/src/store/testing/databases.js';
 import type { Store } from '../daemon/src/store/types.js';
 import { launchChromium, openPage } from './browser.js';
 import { daemonDatabase, PORTICO_BIN, REPO_ROOT, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
-import { shellQuote, TmuxServer } from './tmux.js';
+import { isWholeFrame, shellQuote, TmuxServer } from './tmux.js';
 
 const withPostgres = await postgresReachable();
 // Nothing listens on port 1: every attempt fails with the connection refused. The query holds a
@@ -118,9 +118,10 @@ describe('terminal Events view of the control process (tmux)', () => {
   });
 
   const screen = (): string => tmux.run('capture-pane', '-p', '-t', 'tui');
+  /** Waits for `pattern` in a whole frame (not the top of one that tmux has taken only in part). */
   async function waitForScreen(pattern: RegExp): Promise<string> {
     let last = '';
-    await waitUntil(() => pattern.test((last = screen())), 20_000, () => `the pane never matched ${pattern}; it shows:\n${last}\n--- worker ---\n${split.worker.logs()}`);
+    await waitUntil(() => isWholeFrame((last = screen())) && pattern.test(last), 20_000, () => `the pane never showed a whole frame matching ${pattern}; it shows:\n${last}\n--- worker ---\n${split.worker.logs()}`);
     return last;
   }
 

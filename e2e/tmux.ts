@@ -36,3 +36,15 @@ export class TmuxServer {
 export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
+
+/**
+ * Whether a captured pane holds a whole frame of the console. Ink writes a frame top to
+ * bottom in one write, but tmux may take that write in pieces, and a capture between two
+ * pieces shows the top of the new frame over blank rows. Every frame ends with the key-hint
+ * line (or, over the help, its close hint), so a pane whose last non-blank row is that line
+ * has the frame whole.
+ */
+export function isWholeFrame(pane: string): boolean {
+  const last = pane.trimEnd().split('\n').at(-1) ?? '';
+  return /^ \? help {2}: command {2}q quit|Esc close help/.test(last);
+}

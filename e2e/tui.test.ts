@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS_DIR, PORTICO_BIN, REPO_ROOT, freePort, runPortico, startDaemon, waitUntil, type DaemonHandle } from './harness.js';
-import { TmuxServer, shellQuote } from './tmux.js';
+import { TmuxServer, isWholeFrame, shellQuote } from './tmux.js';
 
 const WAIT_MS = 15_000;
 const tmuxServer = new TmuxServer('tui');
@@ -29,6 +29,13 @@ function openTui(extraEnv: Record<string, string> = {}): void {
 async function waitForScreen(pattern: RegExp): Promise<string> {
   let last = '';
   await waitUntil(() => pattern.test((last = screen())), WAIT_MS, () => `the pane never matched ${pattern}; it shows:\n${last}`);
+  return last;
+}
+
+/** Waits for `pattern` in a whole frame, for a test that then reads more of the same capture. */
+async function waitForFrame(pattern: RegExp): Promise<string> {
+  let last = '';
+  await waitUntil(() => isWholeFrame((last = screen())) && pattern.test(last), WAIT_MS, () => `the pane never showed a whole frame matching ${pattern}; it shows:\n${last}`);
   return last;
 }
 
@@ -85,7 +92,7 @@ describe('portico tui in a terminal', () => {
     keys('Escape');
     await waitForScreen(/COMPONENTS/);
     keys(':events', 'Enter');
-    const events = await waitForScreen(/\[events\][\s\S]*component\.state/);
+    const events = await waitForFrame(/\[events\][\s\S]*component\.state/);
     expect(events).toMatch(/· info +component\.state +control running/);
 
     keys('q');
@@ -102,7 +109,7 @@ describe('portico tui in a terminal', () => {
     expect(await daemon.stop('SIGTERM')).toBe(0);
     await waitForScreen(/✗ disconnected — reconnecting…/);
     await daemon.start();
-    const back = await waitForScreen(new RegExp(`● connected[\\s\\S]*pid ${daemon.pid()}`));
+    const back = await waitForFrame(new RegExp(`● connected[\\s\\S]*pid ${daemon.pid()}`));
     expect(daemon.pid()).not.toBe(firstPid);
     expect(back).toMatch(/control +● running/);
     keys('q');
