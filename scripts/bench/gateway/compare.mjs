@@ -11,6 +11,8 @@
 // bin/portico.js (a copy of daemon/ with its dist/, kept inside the checkout so it finds
 // node_modules); BENCH_PORTICO the build under test (this checkout's by default). Without
 // BENCH_BEFORE the two daemons are the one build with access lines on and off: what the lines cost.
+// BENCH_ROUTE=open or expr sends the Portico daemons' requests to that route of the benchmark's
+// config (the general handler; with expr, a response header from `request.id`) instead of the plain one.
 //   BENCH_BEFORE=.before/bin/portico.js BENCH_ROUNDS=6 BENCH_SECONDS=6 BENCH_RATE=8000 node scripts/bench/gateway/compare.mjs
 import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -28,6 +30,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const RATE = Number(process.env.BENCH_RATE ?? 8000);
 const CONNECTIONS = 32;
 const PATH = '/bench/item.json';
+const ROUTE = process.env.BENCH_ROUTE ?? '';
+if (!['', 'open', 'expr'].includes(ROUTE)) throw new Error(`bench: BENCH_ROUTE=${ROUTE}: open or expr (unset: the plain proxy route)`);
 /**
  * The proxies under test run on one core, wrk and the nginx backend on the other: left to the
  * scheduler, where a proxy lands relative to them moved its CPU per request by 10-30 % from
@@ -86,7 +90,7 @@ BUILDS.forEach(([name, bin, lines, nodeFlags], i) => {
   // Access lines to a file, as in bench:gateway.
   const log = spawn('taskset', ['-c', PROXY_CPU, 'sh', '-c', `exec "$0" "$@" > ${join(dir, 'log', `${file}.log`)}`, process.execPath, ...nodeFlags, bin, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(log);
-  targets.push({ name: `Portico ${name} (${bin.replace(ROOT, '')} ${nodeFlags.join(' ')})`, url: `http://127.0.0.1:${port}${PATH}`, pid: log.pid });
+  targets.push({ name: `Portico ${name} (${bin.replace(ROOT, '')} ${nodeFlags.join(' ')})`, url: `http://127.0.0.1:${port}${ROUTE ? `/${ROUTE}` : ''}${PATH}`, pid: log.pid });
 });
 for (const target of targets) await waitFor(async () => (await fetch(target.url)).ok, target.name);
 // nginx's master and its worker (forked by then) on the load core.

@@ -17,6 +17,8 @@
 // callgrind knows no name for are looked up in the map V8 writes (/tmp/perf-<pid>.map).
 // BENCH_NODE_FLAGS replaces the daemon's Node flags for portico and quiet, BENCH_BEFORE_NODE_FLAGS
 // for before (one build under two sets of flags: BENCH_BEFORE naming this checkout's bin/portico.js).
+// BENCH_ROUTE=open or expr sends Portico's requests to that route of the benchmark's config (the
+// general handler; with expr, a response header from `request.id`) instead of the plain proxy route.
 // Needs a build (npm run build), nginx and valgrind.
 //   BENCH_BEFORE=.before/bin/portico.js BENCH_TARGETS=bare,portico,before BENCH_WARMUP=15000 BENCH_REQUESTS=3000 node scripts/bench/gateway/instructions.mjs
 import { execFileSync, spawn } from 'node:child_process';
@@ -36,6 +38,8 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const FUNCTIONS = Number(process.env.BENCH_FUNCTIONS ?? 0);
 const PATH = '/bench/item.json';
+const ROUTE = process.env.BENCH_ROUTE ?? '';
+if (!['', 'open', 'expr'].includes(ROUTE)) throw new Error(`bench: BENCH_ROUTE=${ROUTE}: open or expr (unset: the plain proxy route)`);
 const CHECKOUT = resolve(process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js'));
 const BEFORE = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : null;
 /** The daemon's Node flags, or BENCH_NODE_FLAGS (portico and quiet) and BENCH_BEFORE_NODE_FLAGS (before) in their place, as in compare.mjs. */
@@ -89,6 +93,7 @@ async function count(target) {
   proxy.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
   children.push(proxy);
   const origin = `http://127.0.0.1:${port}`;
+  const path = target === 'bare' || ROUTE === '' ? PATH : `/${ROUTE}${PATH}`;
   try {
     await waitFor(async () => (await fetch(`${origin}${PATH}`)).ok, `${target} under valgrind`, 300_000);
   } catch (error) {
@@ -100,7 +105,7 @@ async function count(target) {
     await Promise.all(
       Array.from({ length: CONNECTIONS }, async () => {
         while (left-- > 0) {
-          const answer = await pool.request({ path: PATH, method: 'GET' });
+          const answer = await pool.request({ path, method: 'GET' });
           const body = await answer.body.text();
           if (answer.statusCode !== 200 || body !== BENCH_ITEM) throw new Error(`bench: ${target} answered ${answer.statusCode}`);
         }
@@ -232,7 +237,7 @@ function summarize(text) {
 }
 
 const NAMES = { bare: 'bare undici proxy', portico: `Portico lines on (${CHECKOUT === resolve(join(ROOT, 'daemon/bin/portico.js')) ? 'this checkout' : CHECKOUT})`, quiet: 'Portico lines off', before: `Portico lines on (${BEFORE})` };
-console.log(`instructions a request (thousands; callgrind, every thread and the main thread apart), ${REQUESTS} requests after ${WARMUP} of warm-up, ${CONNECTIONS} in flight:`);
+console.log(`instructions a request (thousands; callgrind, every thread and the main thread apart), ${REQUESTS} requests after ${WARMUP} of warm-up, ${CONNECTIONS} in flight${ROUTE ? `; Portico on its /${ROUTE} route` : ''}:`);
 const results = new Map();
 for (const target of TARGETS) {
   const r = await count(target);

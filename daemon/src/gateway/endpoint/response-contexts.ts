@@ -1,8 +1,10 @@
 import type { Modifiers } from '../config/model.js';
 import type { GatewayResponse } from '../contracts.js';
-import { evalOptional } from '../eval/eval-dyn.js';
+import { evalOptional, type AttrCheck } from '../eval/eval-dyn.js';
 import type { EvalScope } from '../eval/request-scope.js';
 import { applyResponseHeaderModifiers } from '../modifiers/header-modifiers.js';
+
+const SET_RESPONSE_STATUS: AttrCheck = { name: 'set_response_status', type: 'integer' };
 
 /** One context's response modifiers and the scope its expressions see. */
 export interface ResponseContext {
@@ -30,7 +32,7 @@ export function applyResponseContexts(response: ModifiedResponse, contexts: read
   for (const c of contexts) {
     applyResponseHeaderModifiers(response.headers, c.modifiers, c.scope);
     if (!c.status) continue;
-    const status = evalOptional(c.modifiers.setResponseStatus, c.scope, { name: 'set_response_status', type: 'integer' });
+    const status = evalOptional(c.modifiers.setResponseStatus, c.scope, SET_RESPONSE_STATUS);
     if (status !== null) {
       response.status = status;
       setTo204 = status === 204;

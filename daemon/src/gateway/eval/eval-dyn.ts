@@ -1,9 +1,11 @@
 import { evaluate, formatRange, HclError, type Expression, type PlainValue } from '../../hcl/index.js';
 import { checkType } from '../config/attr-types.js';
+import { expressionRefs } from '../config/expr-refs.js';
 import type { CustomLogFields, Dyn } from '../config/model.js';
 import type { AttrType } from '../config/schema.js';
 import { GatewayError } from '../errors/error-types.js';
 import { resolveTraversals } from './lenient-traversals.js';
+import { REQUEST_FUNCTION_NAMES } from './request-functions.js';
 import type { EvalScope } from './request-scope.js';
 
 /** What a per-request value must convert to, and its attribute name for messages. */
@@ -18,13 +20,26 @@ export interface AttrCheck {
  */
 export function evalExpression(expr: Expression, scope: EvalScope): PlainValue {
   try {
-    return evaluate(resolveTraversals(expr, (root) => scope.resolve(root)), {}, scope.functions);
+    // The request's functions are made for each request on first use: only an expression that calls one needs them.
+    return evaluate(resolveTraversals(expr, scope), {}, callsRequestFunctions(expr) ? scope.functions : undefined);
   } catch (error) {
     const typed = scope.takeTypedFailure?.();
     if (typed) throw typed;
     if (error instanceof HclError) throw new GatewayError('evaluation', error.message, { cause: error });
     throw new GatewayError('evaluation', `${formatRange(expr.range)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+}
+
+/** Whether each expression of the configuration calls a function of the request (jwt_sign, unixtime, ...), found once. */
+const callsOfRequest = new WeakMap<Expression, boolean>();
+
+function callsRequestFunctions(expr: Expression): boolean {
+  let known = callsOfRequest.get(expr);
+  if (known === undefined) {
+    known = expressionRefs(expr).calls.some((call) => (REQUEST_FUNCTION_NAMES as readonly string[]).includes(call.name));
+    callsOfRequest.set(expr, known);
+  }
+  return known;
 }
 
 /**

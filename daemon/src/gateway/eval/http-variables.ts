@@ -84,9 +84,28 @@ export function formBody(contentType: string | readonly string[] | undefined, bo
   return queryMap(new URLSearchParams(body.toString('utf8')));
 }
 
-/** url, origin, protocol, host, port (integer), path of a URL. */
-export function urlParts(url: URL): { url: string; origin: string; protocol: string; host: string; port: number; path: string } {
-  const protocol = url.protocol.replace(/:$/, '');
-  const port = url.port !== '' ? Number(url.port) : protocol === 'https' ? 443 : 80;
-  return { url: url.href, origin: url.origin, protocol, host: url.hostname, port, path: url.pathname };
+/** The parts of a URL a message's variable has, in its order. */
+export const URL_PARTS = ['url', 'origin', 'protocol', 'host', 'port', 'path'] as const;
+export type UrlPart = (typeof URL_PARTS)[number];
+
+/** One of url, origin, protocol, host, port (integer), path of a URL. */
+export function urlPart(url: URL, part: UrlPart): string | number {
+  switch (part) {
+    case 'url':
+      return url.href;
+    case 'origin':
+      return url.origin;
+    case 'protocol':
+      return schemeOf(url);
+    case 'host':
+      return url.hostname;
+    case 'port':
+      return url.port !== '' ? Number(url.port) : schemeOf(url) === 'https' ? 443 : 80;
+    case 'path':
+      return url.pathname;
+  }
+}
+
+function schemeOf(url: URL): string {
+  return url.protocol.replace(/:$/, '');
 }

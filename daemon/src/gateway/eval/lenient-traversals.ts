@@ -1,7 +1,18 @@
 import { fromPlain, HclNumber, type Expression, type HclValue, type Traverser } from '../../hcl/index.js';
 
-/** Gives the plain value of a root variable (`request`, `env`, ...), or undefined when the request has none. */
-export type RootResolver = (root: string) => unknown;
+/** What `resolveAttribute` answers for a root it reads only whole: then `resolve(root)` is walked. */
+export const WHOLE: unique symbol = Symbol('read the root whole');
+
+/** Where the variables' values come from. */
+export interface RootResolver {
+  /** The plain value of a root variable (`request`, `env`, ...), or undefined when the request has none. */
+  resolve(root: string): unknown;
+  /**
+   * `root.name` alone, for a root that is costly to build whole (`request`: its headers,
+   * query, cookies, body...), or WHOLE when this resolver does not read `root` by attribute.
+   */
+  resolveAttribute?(root: string, name: string): unknown;
+}
 
 /**
  * Replaces every variable read with its value, a missing attribute, key or index reading as
@@ -22,7 +33,7 @@ function rewrite(e: Expression, locals: readonly string[], resolve: RootResolver
       return e;
     case 'scopeTraversal': {
       if (locals.includes(e.root)) return e;
-      const value: HclValue = fromPlain(walkSteps(resolve(e.root), e.steps));
+      const value: HclValue = fromPlain(readTraversal(resolve, e.root, e.steps));
       return { kind: 'literal', value, range: e.range };
     }
     case 'template':
@@ -76,10 +87,24 @@ function rewrite(e: Expression, locals: readonly string[], resolve: RootResolver
   }
 }
 
-/** Follows `.name` and `[key]` steps through plain data (objects, Maps, arrays); anything missing is null. */
-export function walkSteps(root: unknown, steps: readonly Traverser[]): unknown {
+/** A variable's value: its first step read by attribute where the resolver can, the rest walked. */
+function readTraversal(resolver: RootResolver, root: string, steps: readonly Traverser[]): unknown {
+  const first = steps[0];
+  if (first !== undefined && resolver.resolveAttribute !== undefined) {
+    const name = first.kind === 'attr' ? first.name : typeof first.key === 'string' ? first.key : undefined;
+    if (name !== undefined) {
+      const value = resolver.resolveAttribute(root, name);
+      if (value !== WHOLE) return walkSteps(value, steps, 1);
+    }
+  }
+  return walkSteps(resolver.resolve(root), steps);
+}
+
+/** Follows `.name` and `[key]` steps (from `from` on) through plain data (objects, Maps, arrays); anything missing is null. */
+export function walkSteps(root: unknown, steps: readonly Traverser[], from = 0): unknown {
   let v: unknown = root === undefined ? null : root;
-  for (const step of steps) {
+  for (let i = from; i < steps.length; i++) {
+    const step = steps[i]!;
     if (v === null || v === undefined) return null;
     const key = step.kind === 'attr' ? step.name : step.key;
     v = child(v, key);

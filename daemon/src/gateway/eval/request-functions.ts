@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { definePlainFunction, type FunctionTable, type PlainValue } from '../../hcl/index.js';
+import { definePlainFunction, type FunctionTable, type HclFunction, type PlainValue } from '../../hcl/index.js';
 import { signerFor } from '../access/signers.js';
 import type { GatewayConfig, JsonObject } from '../config/model.js';
 import type { AccessControlSet } from '../contracts.js';
@@ -23,6 +23,9 @@ export interface RequestFunctionsOptions {
   readonly onTypedFailure: (error: GatewayError) => void;
 }
 
+/** The names of the functions `requestFunctions` makes (its return type holds the two together). */
+export const REQUEST_FUNCTION_NAMES = ['unixtime', 'oauth2_verifier', 'oauth2_authorization_url', 'saml_sso_url', 'jwt_sign'] as const;
+
 /**
  * The functions that exist only while a request is served, for one client request:
  * `oauth2_verifier()` gives the same random value on every call within it; `jwt_sign`
@@ -30,7 +33,7 @@ export interface RequestFunctionsOptions {
  * build the login URL of a beta_oauth2, oidc or saml block (the first two with this
  * request's verifier, so the URL and the cookie set from `oauth2_verifier()` match).
  */
-export function requestFunctions({ config, scope, access, requestUrl, onTypedFailure }: RequestFunctionsOptions): FunctionTable {
+export function requestFunctions({ config, scope, access, requestUrl, onTypedFailure }: RequestFunctionsOptions): FunctionTable & Record<(typeof REQUEST_FUNCTION_NAMES)[number], HclFunction> {
   let verifier: string | null = null;
   // RFC 7636: 32 random octets, base64url without padding (43 characters).
   const oauth2Verifier = (): string => (verifier ??= randomBytes(32).toString('base64url'));

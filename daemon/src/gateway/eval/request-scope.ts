@@ -2,13 +2,12 @@ import type { FunctionTable } from '../../hcl/index.js';
 import type { GatewayConfig } from '../config/model.js';
 import type { AccessControlSet, HealthMonitor, RequestInfo } from '../contracts.js';
 import type { GatewayError } from '../errors/error-types.js';
-import { formBody, headerMap, jsonBody, queryMap, requestCookies, responseCookies, urlParts } from './http-variables.js';
+import { formBody, headerMap, jsonBody, queryMap, requestCookies, responseCookies, urlPart, URL_PARTS } from './http-variables.js';
+import { WHOLE, type RootResolver } from './lenient-traversals.js';
 import { requestFunctions } from './request-functions.js';
 
-/** What expressions can read: the roots of variables and the functions. */
-export interface EvalScope {
-  /** The plain value of a root variable, or undefined when there is none here. */
-  resolve(root: string): unknown;
+/** What expressions can read: the roots of variables (whole, or `request` by attribute) and the functions. */
+export interface EvalScope extends RootResolver {
   readonly functions: FunctionTable;
   /** The typed failure a function reported while the last expression was evaluated, once. */
   takeTypedFailure?(): GatewayError | null;
@@ -51,11 +50,12 @@ export interface RequestScopeOptions {
 export class RequestScope implements EvalScope {
   private functionTable: FunctionTable | null = null;
   private body: Buffer | null = null;
-  private requestVar: Record<string, unknown> | null = null;
+  /** `request`, its attributes built as expressions read them; made again when the body, the grants or the permission change. */
+  private requestVar: LazyRecord<RequestScope> | null = null;
   private backendsVar: Record<string, unknown> | null = null;
   // Facts are kept as they come; their variables are built only if an expression reads them.
-  private readonly backendRequests = new Map<string, LazyVariable<BackendRequestFacts>>();
-  private readonly backendResponses = new Map<string, LazyVariable<BackendResponseFacts>>();
+  private readonly backendRequests = new Map<string, LazyRecord<BackendRequestFacts>>();
+  private readonly backendResponses = new Map<string, LazyRecord<BackendResponseFacts>>();
   /** `request.context.<label>` of each access control passed, in order. */
   private readonly accessContext: Record<string, unknown> = {};
   private granted: string[] = [];
@@ -114,11 +114,11 @@ export class RequestScope implements EvalScope {
   }
 
   recordBackendRequest(label: string, facts: BackendRequestFacts): void {
-    this.backendRequests.set(label, new LazyVariable(facts, backendRequestVariable));
+    this.backendRequests.set(label, new LazyRecord(facts, BACKEND_REQUEST));
   }
 
   recordBackendResponse(label: string, facts: BackendResponseFacts): void {
-    this.backendResponses.set(label, new LazyVariable(facts, backendResponseVariable));
+    this.backendResponses.set(label, new LazyRecord(facts, BACKEND_RESPONSE));
   }
 
   resolve(root: string): unknown {
@@ -128,7 +128,7 @@ export class RequestScope implements EvalScope {
       case 'env':
         return new Map(Object.entries(this.options.config.env));
       case 'request':
-        return (this.requestVar ??= this.buildRequest());
+        return this.requestVariable().value;
       case 'backends':
         return (this.backendsVar ??= this.buildBackends());
       case 'backend_requests':
@@ -142,26 +142,36 @@ export class RequestScope implements EvalScope {
 
   /** A scope for expressions of a backend block: adds `backend_request` and, once received, `backend_response`. */
   forBackend(request: BackendRequestFacts, response: BackendResponseFacts | null): EvalScope {
-    return new BackendScope(this, new LazyVariable(request, backendRequestVariable), response ? new LazyVariable(response, backendResponseVariable) : null);
+    return new BackendScope(this, new LazyRecord(request, BACKEND_REQUEST), response ? new LazyRecord(response, BACKEND_RESPONSE) : null);
   }
 
-  private buildRequest(): Record<string, unknown> {
-    const { request } = this.options;
-    const headers = request.headers;
-    return {
-      id: request.id,
-      method: request.method,
-      headers: headerMap(headers),
-      cookies: requestCookies(headers['cookie']),
-      query: queryMap(request.url.searchParams),
-      path_params: new Map(Object.entries(request.pathParams)),
-      body: this.body === null ? '' : this.body.toString('utf8'),
-      form_body: formBody(headers['content-type'], this.body),
-      json_body: jsonBody(headers['content-type'], this.body),
-      context: this.contextVariable(),
-      ...urlParts(request.url),
-    };
+  /**
+   * `request.<name>` without the rest of `request`: an expression such as `request.id` or
+   * `request.headers.x` builds what it reads, not the headers, cookies, query, body and URL
+   * parts of every other attribute.
+   */
+  resolveAttribute(root: string, name: string): unknown {
+    return root === 'request' ? this.requestVariable().attribute(name) : WHOLE;
   }
+
+  private requestVariable(): LazyRecord<RequestScope> {
+    return (this.requestVar ??= new LazyRecord<RequestScope>(this, RequestScope.REQUEST_ATTRIBUTES));
+  }
+
+  /** `request`'s attributes, in the order `request` lists them whole. */
+  private static readonly REQUEST_ATTRIBUTES: Attributes<RequestScope> = {
+    id: (s) => s.options.request.id,
+    method: (s) => s.options.request.method,
+    headers: (s) => headerMap(s.options.request.headers),
+    cookies: (s) => requestCookies(s.options.request.headers['cookie']),
+    query: (s) => queryMap(s.options.request.url.searchParams),
+    path_params: (s) => new Map(Object.entries(s.options.request.pathParams)),
+    body: (s) => (s.body === null ? '' : s.body.toString('utf8')),
+    form_body: (s) => formBody(s.options.request.headers['content-type'], s.body),
+    json_body: (s) => jsonBody(s.options.request.headers['content-type'], s.body),
+    context: (s) => s.contextVariable(),
+    ...urlAttributes<RequestScope>((s) => s.options.request.url),
+  };
 
   /** `request.context`: each access control's grant, then the permissions (a label can never shadow them: those labels are reserved). */
   contextVariable(): Record<string, unknown> {
@@ -179,21 +189,47 @@ export class RequestScope implements EvalScope {
   }
 }
 
-/** A variable built from its facts on first read. */
-class LazyVariable<F> {
+/** How each attribute of a variable is built from its facts. */
+type Attributes<F> = Readonly<Record<string, (facts: F) => unknown>>;
+
+/** `url`, `origin`, `protocol`, `host`, `port` and `path` of the URL the facts hold. */
+function urlAttributes<F>(url: (facts: F) => URL): Attributes<F> {
+  return Object.fromEntries(URL_PARTS.map((part) => [part, (facts: F) => urlPart(url(facts), part)]));
+}
+
+/**
+ * A variable whose attributes are built from its facts when first read, one at a time
+ * (`attribute`) or all (`value`); each is built once, so both see the same values.
+ */
+class LazyRecord<F> {
+  #attributes = new Map<string, unknown>();
   #value: Record<string, unknown> | null = null;
 
   constructor(
     private readonly facts: F,
-    private readonly build: (facts: F) => Record<string, unknown>,
+    private readonly builders: Attributes<F>,
   ) {}
 
+  /** The attribute `name`, or null when the variable has none (as a missing attribute reads). */
+  attribute(name: string): unknown {
+    if (this.#attributes.has(name)) return this.#attributes.get(name);
+    const build = Object.prototype.hasOwnProperty.call(this.builders, name) ? this.builders[name] : undefined;
+    const value = build === undefined ? null : build(this.facts);
+    this.#attributes.set(name, value);
+    return value;
+  }
+
   get value(): Record<string, unknown> {
-    return (this.#value ??= this.build(this.facts));
+    if (this.#value === null) {
+      const value: Record<string, unknown> = {};
+      for (const name of Object.keys(this.builders)) value[name] = this.attribute(name);
+      this.#value = value;
+    }
+    return this.#value;
   }
 }
 
-function variables<F>(lazy: ReadonlyMap<string, LazyVariable<F>>): Record<string, unknown> {
+function variables<F>(lazy: ReadonlyMap<string, LazyRecord<F>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [label, variable] of lazy) out[label] = variable.value;
   return out;
@@ -203,8 +239,8 @@ function variables<F>(lazy: ReadonlyMap<string, LazyVariable<F>>): Record<string
 class BackendScope implements EvalScope {
   constructor(
     private readonly parent: RequestScope,
-    private readonly request: LazyVariable<BackendRequestFacts>,
-    private readonly response: LazyVariable<BackendResponseFacts> | null,
+    private readonly request: LazyRecord<BackendRequestFacts>,
+    private readonly response: LazyRecord<BackendResponseFacts> | null,
   ) {}
 
   get functions(): FunctionTable {
@@ -220,30 +256,33 @@ class BackendScope implements EvalScope {
     if (root === 'backend_response') return this.response?.value;
     return this.parent.resolve(root);
   }
+
+  resolveAttribute(root: string, name: string): unknown {
+    if (root === 'backend_request') return this.request.attribute(name);
+    if (root === 'backend_response') return this.response === null ? WHOLE : this.response.attribute(name);
+    return this.parent.resolveAttribute(root, name);
+  }
 }
 
-function backendRequestVariable(facts: BackendRequestFacts): Record<string, unknown> {
-  const contentType = facts.headers['content-type'];
-  return {
-    id: facts.id,
-    method: facts.method,
-    headers: headerMap(facts.headers),
-    cookies: requestCookies(facts.headers['cookie']),
-    query: queryMap(facts.url.searchParams),
-    body: facts.body === null ? '' : facts.body.toString('utf8'),
-    form_body: formBody(contentType, facts.body),
-    json_body: jsonBody(contentType, facts.body),
-    context: {},
-    ...urlParts(facts.url),
-  };
-}
+/** `backend_request` and `backend_requests.<label>`. */
+const BACKEND_REQUEST: Attributes<BackendRequestFacts> = {
+  id: (f) => f.id,
+  method: (f) => f.method,
+  headers: (f) => headerMap(f.headers),
+  cookies: (f) => requestCookies(f.headers['cookie']),
+  query: (f) => queryMap(f.url.searchParams),
+  body: (f) => (f.body === null ? '' : f.body.toString('utf8')),
+  form_body: (f) => formBody(f.headers['content-type'], f.body),
+  json_body: (f) => jsonBody(f.headers['content-type'], f.body),
+  context: () => ({}),
+  ...urlAttributes<BackendRequestFacts>((f) => f.url),
+};
 
-function backendResponseVariable(facts: BackendResponseFacts): Record<string, unknown> {
-  return {
-    status: facts.status,
-    headers: headerMap(facts.headers),
-    cookies: responseCookies(facts.headers['set-cookie']),
-    body: facts.body === null ? '' : facts.body.toString('utf8'),
-    json_body: jsonBody(facts.headers['content-type'], facts.body),
-  };
-}
+/** `backend_response` and `backend_responses.<label>`. */
+const BACKEND_RESPONSE: Attributes<BackendResponseFacts> = {
+  status: (f) => f.status,
+  headers: (f) => headerMap(f.headers),
+  cookies: (f) => responseCookies(f.headers['set-cookie']),
+  body: (f) => (f.body === null ? '' : f.body.toString('utf8')),
+  json_body: (f) => jsonBody(f.headers['content-type'], f.body),
+};

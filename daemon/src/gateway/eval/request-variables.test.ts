@@ -121,4 +121,50 @@ describe('request variables', () => {
     expect((error as GatewayError).kind).toBe('evaluation');
     expect((error as GatewayError).detail).toMatch(/portico\.hcl:9,9-18: Error in function call; Call to function "jwt_sign" failed: jwt_sign: no jwt_signing_profile or jwt block with signing_ttl is labelled "tok"/);
   });
+
+  it('reads request by attribute as it reads it whole, and sees a body, a grant and a permission given after a read', async () => {
+    const config = await loadOk({
+      'portico.hcl': 'server {\n endpoint "/" {\n response {\n json_body = [request.headers, request["method"], request.body, request.context, request.port, request.nothing, request.headers.nothing]\n }\n }\n endpoint "/whole" {\n response {\n json_body = request\n }\n }\n}\n',
+    });
+    const [parts, whole] = config.servers[0]?.endpoints ?? [];
+    const scope = new RequestScope({ config, request: requestInfo({ 'x-a': '1', 'content-type': 'text/plain' }) });
+    const before = evalDyn(parts?.response?.jsonBody as Dyn<JsonValue>, scope) as JsonValue[];
+    expect(before).toEqual([{ 'x-a': '1', 'content-type': 'text/plain' }, 'POST', '', { beta_granted_permissions: [], beta_required_permission: '' }, 8080, null, null]);
+    scope.setBody(Buffer.from('hello'));
+    scope.grantAccess('key', { sub: 'me' }, ['read']);
+    scope.setRequiredPermission('read');
+    const after = evalDyn(parts?.response?.jsonBody as Dyn<JsonValue>, scope) as JsonValue[];
+    expect(after.slice(2, 4)).toEqual(['hello', { key: { sub: 'me' }, beta_granted_permissions: ['read'], beta_required_permission: 'read' }]);
+    const all = evalDyn(whole?.response?.jsonBody as Dyn<JsonValue>, scope) as Record<string, JsonValue>;
+    expect(Object.keys(all)).toEqual(['id', 'method', 'headers', 'cookies', 'query', 'path_params', 'body', 'form_body', 'json_body', 'context', 'url', 'origin', 'protocol', 'host', 'port', 'path']);
+    expect([all['headers'], all['method'], all['body'], all['context'], all['port']]).toEqual(after.slice(0, 5));
+  });
+
+  it('builds only the attributes an expression reads, and the request\'s functions only for an expression that calls one', async () => {
+    const config = await loadOk({
+      'portico.hcl': 'server {\n endpoint "/" {\n response {\n body = "${request.id} ${to_lower(request.method)}"\n }\n }\n endpoint "/h" {\n response {\n body = "${request.headers.x-a} ${unixtime() > 0}"\n }\n }\n}\n',
+    });
+    const [idOnly, withHeader] = config.servers[0]?.endpoints ?? [];
+    const enumerated: string[] = [];
+    const headers = new Proxy<Record<string, string>>({ 'x-a': 'one' }, {
+      ownKeys(target) {
+        enumerated.push('headers');
+        return Reflect.ownKeys(target);
+      },
+    });
+    class CountingScope extends RequestScope {
+      functionReads = 0;
+      override get functions() {
+        this.functionReads += 1;
+        return super.functions;
+      }
+    }
+    const scope = new CountingScope({ config, request: requestInfo(headers) });
+    expect(evalDyn(idOnly?.response?.body as Dyn<string>, scope)).toBe('req-1 post');
+    expect(enumerated).toEqual([]);
+    expect(scope.functionReads).toBe(0);
+    expect(evalDyn(withHeader?.response?.body as Dyn<string>, scope)).toBe('one true');
+    expect(enumerated).toEqual(['headers']);
+    expect(scope.functionReads).toBe(1);
+  });
 });

@@ -7,8 +7,19 @@ import type { EvalScope } from '../eval/request-scope.js';
 /** Headers with lower-case names; several values as an array. */
 export type HeaderRecord = Record<string, string | string[]>;
 
-const NAMES: AttrCheck = { name: 'remove_*_headers', type: 'stringList' };
-const MAP: AttrCheck = { name: '*_headers', type: 'modifierMap' };
+/** The attributes' names and types for their messages, one set a side (made once, not per request). */
+const CHECKS = {
+  request: {
+    remove: { name: 'remove_request_headers', type: 'stringList' },
+    set: { name: 'set_request_headers', type: 'modifierMap' },
+    add: { name: 'add_request_headers', type: 'modifierMap' },
+  },
+  response: {
+    remove: { name: 'remove_response_headers', type: 'stringList' },
+    set: { name: 'set_response_headers', type: 'modifierMap' },
+    add: { name: 'add_response_headers', type: 'modifierMap' },
+  },
+} as const satisfies Record<'request' | 'response', Record<'remove' | 'set' | 'add', AttrCheck>>;
 
 function values(value: ModifierValue): string[] {
   if (value === null) return [];
@@ -53,11 +64,12 @@ export function addHeaders(headers: HeaderRecord, map: ModifierMap): void {
 
 /** One context's header modifiers in the spec's order: remove, set, add. */
 function applyHeaderGroup(headers: HeaderRecord, remove: Modifiers['removeRequestHeaders'], set: Modifiers['setRequestHeaders'], add: Modifiers['addRequestHeaders'], scope: EvalScope, side: 'request' | 'response'): void {
-  const removed = evalOptional(remove, scope, { ...NAMES, name: `remove_${side}_headers` });
+  const checks = CHECKS[side];
+  const removed = evalOptional(remove, scope, checks.remove);
   if (removed) removeHeaders(headers, removed);
-  const toSet = evalOptional(set, scope, { ...MAP, name: `set_${side}_headers` });
+  const toSet = evalOptional(set, scope, checks.set);
   if (toSet) setHeaders(headers, toSet);
-  const toAdd = evalOptional(add, scope, { ...MAP, name: `add_${side}_headers` });
+  const toAdd = evalOptional(add, scope, checks.add);
   if (toAdd) addHeaders(headers, toAdd);
 }
 
