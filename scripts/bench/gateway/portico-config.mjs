@@ -8,9 +8,10 @@ export const BENCH_ITEM = JSON.stringify({ id: 1, items: Array.from({ length: 20
  * The Portico config under test. `/**` is a plain proxy route (what the throughput rows
  * measure); `/rev/**` carries `revision` in a response header so a reload is observable;
  * `/open/**` and `/jwt/**` are the same anonymous-backend route without and with an RS256 jwt;
- * `/expr/**` is `/open/**` with a response header evaluated per request (`request.id`), the
- * general handler with a request scope (no target; it shows what an expression costs a route,
- * such as the requests an evaluator cache once kept alive: docs/performance-log.md).
+ * `/expr/**` is `/open/**` with a response header evaluated per request (`request.id`): the
+ * plain handler with a request scope and the header step since 2026-11-30, the general handler
+ * before (no target; it shows what an expression costs a route, such as the requests an
+ * evaluator cache once kept alive: docs/performance-log.md).
  */
 export function porticoConfig(port, backendPort, revision, accessLines) {
   return `server "bench" {

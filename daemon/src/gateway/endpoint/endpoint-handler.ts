@@ -11,7 +11,8 @@ import { hasClientBody, readClientBody } from './client-body.js';
 import { noteRefusal } from './access-refusal.js';
 import { routeScope } from './route-scope.js';
 import { compilePlainProxy, unmodified } from './plain-proxy.js';
-import { applyResponseContexts, type ResponseContext } from './response-contexts.js';
+import { applyResponseContexts, type ModifiedResponse, type ResponseContext } from './response-contexts.js';
+import { discardBody } from './read-all.js';
 import { EndpointBodyEnv, runBody, type BodyEnv, type BodyOutcome } from './run-body.js';
 import { NO_MODIFIERS } from '../config/build-common.js';
 
@@ -103,7 +104,15 @@ function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logge
     const state: EndpointRun = { ctx, scope, env, refused: false };
     const outcome = await run(state);
     const contexts: ResponseContext[] = outer.map((modifiers) => ({ modifiers, scope, status: false }));
-    const response = applyResponseContexts({ ...outcome.response }, contexts.length === 0 ? outcome.contexts : [...contexts, ...outcome.contexts]);
+    let response: ModifiedResponse;
+    try {
+      response = applyResponseContexts({ ...outcome.response }, contexts.length === 0 ? outcome.contexts : [...contexts, ...outcome.contexts]);
+    } catch (thrown) {
+      // A modifier's expression failed: the error is answered instead, and a streamed body nobody will read is let go.
+      const body = outcome.response.body;
+      if (body !== null && !Buffer.isBuffer(body)) discardBody(body);
+      throw thrown;
+    }
     if (response.warning !== undefined) logger?.warn(response.warning, { endpoint: ctx.endpoint.path, uid: ctx.request.id });
     if (!state.refused && labels.length > 0 && ctx.access.privateCaching(labels)) addPrivateCaching(response.headers);
     return { status: response.status, headers: response.headers, body: response.body };

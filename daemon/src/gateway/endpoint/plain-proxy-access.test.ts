@@ -7,35 +7,13 @@ import { loadOk } from '../config/testing/config-files.js';
 import { accessLines, basic, startAccessGateway } from '../access/testing/access-gateway.js';
 import { compilePlainProxy } from './plain-proxy.js';
 import { startBackend } from './testing/endpoint-gateway.js';
-import { backendAndJwt, tokToken } from './testing/guarded-backend.js';
+import { backendAndJwt, plainAndGeneralServer, tokToken } from './testing/guarded-backend.js';
 
 
 /** `/plain/**` compiles plain; `/general/**` is the same route inside an api whose error handler (for a timeout) forces the general path. */
 function config(origin: string, controls = 'access_control = ["tok", "pw"]'): string {
   return `
-server {
-  hosts = ["*:0"]
-  endpoint "/plain/**" {
-    ${controls}
-    proxy {
-      backend = "b"
-    }
-  }
-  api {
-    base_path = "/general"
-    error_handler "backend_timeout" {
-      response {
-        status = 504
-      }
-    }
-    endpoint "/**" {
-      ${controls}
-      proxy {
-        backend = "b"
-      }
-    }
-  }
-}
+${plainAndGeneralServer(controls)}
 definitions {
 ${backendAndJwt(origin, 'header = "X-Token"')}
   basic_auth "pw" {

@@ -1,25 +1,34 @@
 /**
  * The compiled handler of a plain proxy route: an endpoint whose only block is a `default`
- * proxy to a backend with an origin, with no permission, modifier, custom log field, error
- * handler, expected status, websockets, oauth2 or openapi anywhere on its way, and no
- * expression at all (static `path`, `path_prefix`, `hostname`, `basic_auth` are fine). Access
- * controls may guard it when each is a `jwt` or `basic_auth` without error handlers: they read
- * only the request's headers, and a refusal is answered as the general path answers it (the
- * control's challenge, no error handler to run). Such a request needs no body buffering and no
- * response contexts: it is checked, forwarded and its answer given back, with the same
- * headers, URL, log fields and errors as the general path.
+ * proxy to a backend with an origin, with no permission, request-side modifier, custom log
+ * field, error handler, expected status, websockets, oauth2 or openapi anywhere on its way
+ * (static `path`, `path_prefix`, `hostname`, `basic_auth` are fine). Access controls may guard
+ * it when each is a `jwt` or `basic_auth` without error handlers: they read only the request's
+ * headers, and a refusal is answered as the general path answers it (the control's challenge,
+ * no error handler to run). The response header modifiers of server, api and endpoint
+ * (`remove_/set_/add_response_headers`) may be set, as constants or as expressions that read
+ * `request` (not its body), `env`, `gateway` or `backends` and call none of the request's
+ * functions: they are applied to the backend's answer as the general path applies them, in
+ * its order. Such a request needs no body buffering and no response contexts: it is checked,
+ * forwarded and its answer given back, with the same headers, URL, log fields and errors as
+ * the general path.
  */
 import { addPrivateCaching } from '../access/private-caching.js';
 import type { AccessControlConfig, BackendConfig, Dyn, GatewayConfig, Modifiers } from '../config/model.js';
+import { expressionRefs } from '../config/expr-refs.js';
+import { REQUEST_FUNCTION_NAMES } from '../eval/request-functions.js';
+import { applyResponseHeaderModifiers } from '../modifiers/header-modifiers.js';
+import { bodyPlanFor } from './body-plan.js';
 import { noteRefusal } from './access-refusal.js';
 import { routeScope } from './route-scope.js';
-import type { EndpointContext, EndpointRoute, GatewayResponse } from '../contracts.js';
+import type { BackendResponse, EndpointContext, EndpointRoute, GatewayResponse } from '../contracts.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
 import type { EvalScope } from '../eval/request-scope.js';
 import type { HeaderRecord } from '../modifiers/header-modifiers.js';
 import { backendRequest } from './backend-request.js';
 import { hasClientBody } from './client-body.js';
 import { endToEndHeaders } from './hop-headers.js';
+import { discardBody, drainBody } from './read-all.js';
 import { PROXY_DROPPED_HEADERS, setBodyHeaders } from './upstream.js';
 import { upstreamUrl } from './upstream-url.js';
 
@@ -35,6 +44,8 @@ interface PlainProxy {
   readonly idHeader: string;
   /** The access controls to pass first (jwt and basic_auth only), in order. */
   readonly labels: readonly string[];
+  /** The response header modifiers of server, api and endpoint that are set, in the order they apply. */
+  readonly responseModifiers: readonly Modifiers[];
 }
 
 /** Access controls a plain route runs itself: they read headers only and answer a refusal with their own challenge. */
@@ -58,8 +69,12 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute): PlainPr
   if (endpoint.proxies.length !== 1 || proxy === undefined || proxy.name !== 'default') return null;
   if (endpoint.requests.length > 0 || endpoint.response !== null || endpoint.errorHandlers.length > 0 || endpoint.requiredPermission !== null) return null;
   if (!plainGuards(config, endpoint.access.effective) || endpoint.customLogFields.length > 0 || server.customLogFields.length > 0) return null;
-  if (api && (api.errorHandlers.length > 0 || api.requiredPermission !== null || api.customLogFields.length > 0 || !unmodified(api.modifiers))) return null;
-  if (!unmodified(server.modifiers) || !unmodified(endpoint.modifiers) || !unmodified(proxy.modifiers)) return null;
+  if (api && (api.errorHandlers.length > 0 || api.requiredPermission !== null || api.customLogFields.length > 0)) return null;
+  const outer = [server.modifiers, ...(api ? [api.modifiers] : []), endpoint.modifiers];
+  if (!outer.every(onlyPlainResponseHeaders) || !unmodified(proxy.modifiers)) return null;
+  // What the modifiers' expressions read: the client body (or all of `request`), or a login's URL, are the general path's.
+  const plan = bodyPlanFor(config, server, api, endpoint);
+  if (plan.clientBody || plan.formModifiers || plan.loginLabels.size > 0) return null;
   if (proxy.url !== null || proxy.expectedStatus !== null || proxy.websockets !== null || proxy.dependsOn.length > 0) return null;
   const backend = config.backends[proxy.backend];
   if (!backend || backend.origin === null || backend.oauth2 !== null || backend.openapi !== null || backend.customLogFields.length > 0 || !unmodified(backend.modifiers)) return null;
@@ -67,7 +82,27 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute): PlainPr
   const idHeader = config.settings.requestIdBackendHeader.toLowerCase();
   const host = backend.hostname?.kind === 'static' && backend.hostname.value ? backend.hostname.value : null;
   const basic = backend.basicAuth?.kind === 'static' && backend.basicAuth.value ? backend.basicAuth.value : null;
-  return { backend, block: `proxy "${proxy.name}"`, host, authorization: basic === null ? null : `Basic ${Buffer.from(basic).toString('base64')}`, idHeader, labels: endpoint.access.effective };
+  const responseModifiers = outer.filter((m) => !unmodified(m));
+  return { backend, block: `proxy "${proxy.name}"`, host, authorization: basic === null ? null : `Basic ${Buffer.from(basic).toString('base64')}`, idHeader, labels: endpoint.access.effective, responseModifiers };
+}
+
+const RESPONSE_HEADER_MODIFIERS: ReadonlySet<string> = new Set<keyof Modifiers>(['removeResponseHeaders', 'setResponseHeaders', 'addResponseHeaders']);
+/** The variables a plain route has for its modifiers: the backend's request and response are not recorded there. */
+const PLAIN_ROOTS: ReadonlySet<string> = new Set(['request', 'env', 'gateway', 'backends']);
+
+/** True when the block sets no modifier but response headers, each a constant or an expression a plain route can evaluate. */
+function onlyPlainResponseHeaders(modifiers: Modifiers): boolean {
+  for (const key in modifiers) {
+    const dyn = modifiers[key as keyof Modifiers];
+    if (dyn === null) continue;
+    if (!RESPONSE_HEADER_MODIFIERS.has(key)) return false;
+    if (dyn.kind === 'expr') {
+      const refs = expressionRefs(dyn.expr);
+      if (!refs.variables.every((v) => PLAIN_ROOTS.has(v.root))) return false;
+      if (refs.calls.some((c) => (REQUEST_FUNCTION_NAMES as readonly string[]).includes(c.name))) return false;
+    }
+  }
+  return true;
 }
 
 /** True when no modifier of the block is set. */
@@ -89,18 +124,20 @@ const NO_VARIABLES: EvalScope = {
 };
 
 function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise<GatewayResponse> {
-  const { backend, block, host, authorization, idHeader, labels } = plain;
+  const { backend, block, host, authorization, idHeader, labels, responseModifiers } = plain;
   return async function plainProxyRequest(ctx: EndpointContext): Promise<GatewayResponse> {
     ctx.log.handler = 'endpoint';
     const request = ctx.request;
+    // Their token_value and claims expressions, and the response header modifiers (request.context included).
+    const scope = labels.length > 0 || responseModifiers.length > 0 ? routeScope(ctx) : null;
     if (labels.length > 0) {
-      // Their token_value and claims expressions, and request.context for nothing else: the route has no expression.
       try {
-        await ctx.access.enforce(labels, routeScope(ctx), ctx.log, ctx);
+        await ctx.access.enforce(labels, scope!, ctx.log, ctx);
       } catch (thrown) {
         throw noteRefusal(thrown, ctx.log);
       }
     }
+    let response: BackendResponse;
     try {
       // As the general path (upstream.ts proxyRequest and finishBackendRequest), in its order.
       const headers = endToEndHeaders(request.headers, PROXY_DROPPED_HEADERS);
@@ -112,21 +149,33 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       if (host !== null) headers['host'] = host;
       if (authorization !== null) headers['authorization'] = authorization;
       if (idHeader !== '') headers[idHeader] = request.id;
-      const response = await ctx.backends.get(backend.name).send(backendRequest(ctx, { method: request.method, url, headers, body }, 'default'));
-      // The backend's headers are this request's own copy (hop-by-hop headers already dropped).
-      const answer = response.headers as HeaderRecord;
-      if (labels.length > 0 && ctx.access.privateCaching(labels)) addPrivateCaching(answer);
-      if (response.status === 204) {
-        if (response.buffered === undefined) response.body.resume();
-        delete answer['content-length'];
-        return { status: 204, headers: answer, body: null };
-      }
-      return { status: response.status, headers: answer, body: response.buffered ?? response.body };
+      response = await ctx.backends.get(backend.name).send(backendRequest(ctx, { method: request.method, url, headers, body }, 'default'));
     } catch (thrown) {
       const error = asGatewayError(thrown, 'backend');
       ctx.log.errorType = error.kind;
       ctx.log.errorDetail = error.detail;
       throw error;
     }
+    // The backend's headers are this request's own (hop-by-hop headers already dropped), and its
+    // backend line reads them when the body ends: what the gateway changes goes into a copy, as on
+    // the general path, so a streamed answer's line shows what the backend sent.
+    const privateCaching = labels.length > 0 && ctx.access.privateCaching(labels);
+    const changes = responseModifiers.length > 0 || privateCaching || response.status === 204;
+    const answer = changes ? { ...(response.headers as HeaderRecord) } : (response.headers as HeaderRecord);
+    // As the general path: server, api, endpoint, outside the blocks (an evaluation error is not the backend's).
+    try {
+      for (const modifiers of responseModifiers) applyResponseHeaderModifiers(answer, modifiers, scope!);
+    } catch (thrown) {
+      // The error is answered instead: a streamed body nobody will read is let go (its connection with it).
+      if (response.buffered === undefined) discardBody(response.body);
+      throw thrown;
+    }
+    if (privateCaching) addPrivateCaching(answer);
+    if (response.status === 204) {
+      if (response.buffered === undefined) drainBody(response.body);
+      delete answer['content-length'];
+      return { status: 204, headers: answer, body: null };
+    }
+    return { status: response.status, headers: answer, body: response.buffered ?? response.body };
   };
 }

@@ -21,3 +21,13 @@ export function discardBody(body: Readable): void {
   body.on('error', () => undefined);
   body.destroy();
 }
+
+/**
+ * Lets a body nobody reads (a 204's) run to its end, so the connection is kept. Its error (a
+ * backend that announced a length and sent less) is the exchange's, already in the backend
+ * line: with no listener it would be thrown as an uncaught 'error' event and end the process.
+ */
+export function drainBody(body: Readable): void {
+  body.on('error', () => undefined);
+  body.resume();
+}

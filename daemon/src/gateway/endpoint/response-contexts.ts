@@ -3,6 +3,7 @@ import type { GatewayResponse } from '../contracts.js';
 import { evalOptional, type AttrCheck } from '../eval/eval-dyn.js';
 import type { EvalScope } from '../eval/request-scope.js';
 import { applyResponseHeaderModifiers } from '../modifiers/header-modifiers.js';
+import { drainBody } from './read-all.js';
 
 const SET_RESPONSE_STATUS: AttrCheck = { name: 'set_response_status', type: 'integer' };
 
@@ -39,7 +40,7 @@ export function applyResponseContexts(response: ModifiedResponse, contexts: read
     }
   }
   if (response.status === 204) {
-    if (response.body !== null && !Buffer.isBuffer(response.body)) response.body.resume();
+    if (response.body !== null && !Buffer.isBuffer(response.body)) drainBody(response.body);
     response.body = null;
     delete response.headers['content-length'];
     if (setTo204) response.warning = 'set_response_status = 204: the response body and Content-Length were removed';

@@ -19,3 +19,32 @@ export function backendAndJwt(origin: string, jwtExtra = ''): string {
 export function tokToken(claims: Record<string, unknown>): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(JWT_SECRET));
 }
+
+/**
+ * A `server` whose `/plain/**` endpoint (with `endpointLines` and a `default` proxy to backend
+ * "b") compiles to the plain proxy handler, and whose `/general/**` is the same endpoint inside
+ * an api with an unrelated error handler (for a timeout), which makes it take the general path:
+ * tests send both the same requests and compare what they answer and log.
+ */
+export function plainAndGeneralServer(endpointLines: string, serverLines = ''): string {
+  const endpoint = (pattern: string) => `endpoint "${pattern}" {
+    ${endpointLines}
+    proxy {
+      backend = "b"
+    }
+  }`;
+  return `server {
+  hosts = ["*:0"]
+  ${serverLines}
+  ${endpoint('/plain/**')}
+  api {
+    base_path = "/general"
+    error_handler "backend_timeout" {
+      response {
+        status = 504
+      }
+    }
+    ${endpoint('/**')}
+  }
+}`;
+}
