@@ -161,7 +161,7 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
     // the general path, so a streamed answer's line shows what the backend sent.
     const privateCaching = labels.length > 0 && ctx.access.privateCaching(labels);
     const changes = responseModifiers.length > 0 || privateCaching || response.status === 204;
-    const answer = changes ? { ...(response.headers as HeaderRecord) } : (response.headers as HeaderRecord);
+    const answer = changes ? copyOf(response.headers as HeaderRecord) : (response.headers as HeaderRecord);
     // As the general path: server, api, endpoint, outside the blocks (an evaluation error is not the backend's).
     try {
       for (const modifiers of responseModifiers) applyResponseHeaderModifiers(answer, modifiers, scope!);
@@ -178,4 +178,16 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
     }
     return { status: response.status, headers: answer, body: response.buffered ?? response.body };
   };
+}
+
+/**
+ * A copy of the headers, made key by key from an empty object: its shapes are V8's shared
+ * transitions from `{}`. A spread's copy took a hidden class of its own, and the modifiers'
+ * first new header then made one more for every request (with the runtime's migrations and a
+ * new enumeration cache: about 7k instructions a request).
+ */
+function copyOf(headers: HeaderRecord): HeaderRecord {
+  const out: HeaderRecord = {};
+  for (const name in headers) out[name] = headers[name]!;
+  return out;
 }

@@ -4,6 +4,7 @@ import { expressionRefs } from '../config/expr-refs.js';
 import type { CustomLogFields, Dyn } from '../config/model.js';
 import type { AttrType } from '../config/schema.js';
 import { GatewayError } from '../errors/error-types.js';
+import { directEvaluator } from './direct-eval.js';
 import { resolveTraversals } from './lenient-traversals.js';
 import { REQUEST_FUNCTION_NAMES } from './request-functions.js';
 import type { EvalScope } from './request-scope.js';
@@ -20,6 +21,8 @@ export interface AttrCheck {
  */
 export function evalExpression(expr: Expression, scope: EvalScope): PlainValue {
   try {
+    const direct = directEvaluator(expr);
+    if (direct !== null) return direct(scope);
     // The request's functions are made for each request on first use: only an expression that calls one needs them.
     return evaluate(resolveTraversals(expr, scope), {}, callsRequestFunctions(expr) ? scope.functions : undefined);
   } catch (error) {

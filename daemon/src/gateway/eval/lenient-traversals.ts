@@ -88,7 +88,7 @@ function rewrite(e: Expression, locals: readonly string[], resolve: RootResolver
 }
 
 /** A variable's value: its first step read by attribute where the resolver can, the rest walked. */
-function readTraversal(resolver: RootResolver, root: string, steps: readonly Traverser[]): unknown {
+export function readTraversal(resolver: RootResolver, root: string, steps: readonly Traverser[]): unknown {
   const first = steps[0];
   if (first !== undefined && resolver.resolveAttribute !== undefined) {
     const name = first.kind === 'attr' ? first.name : typeof first.key === 'string' ? first.key : undefined;
