@@ -16,7 +16,7 @@
 import { addPrivateCaching } from '../access/private-caching.js';
 import type { AccessControlConfig, BackendConfig, Dyn, GatewayConfig, Modifiers } from '../config/model.js';
 import { expressionRefs } from '../config/expr-refs.js';
-import { REQUEST_FUNCTION_NAMES } from '../eval/request-functions.js';
+import { callsRequestFunctions } from '../eval/eval-dyn.js';
 import { applyResponseHeaderModifiers } from '../modifiers/header-modifiers.js';
 import { bodyPlanFor } from './body-plan.js';
 import { noteRefusal } from './access-refusal.js';
@@ -96,11 +96,7 @@ function onlyPlainResponseHeaders(modifiers: Modifiers): boolean {
     const dyn = modifiers[key as keyof Modifiers];
     if (dyn === null) continue;
     if (!RESPONSE_HEADER_MODIFIERS.has(key)) return false;
-    if (dyn.kind === 'expr') {
-      const refs = expressionRefs(dyn.expr);
-      if (!refs.variables.every((v) => PLAIN_ROOTS.has(v.root))) return false;
-      if (refs.calls.some((c) => (REQUEST_FUNCTION_NAMES as readonly string[]).includes(c.name))) return false;
-    }
+    if (dyn.kind === 'expr' && (!expressionRefs(dyn.expr).variables.every((v) => PLAIN_ROOTS.has(v.root)) || callsRequestFunctions(dyn.expr))) return false;
   }
   return true;
 }
@@ -183,8 +179,9 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
 /**
  * A copy of the headers, made key by key from an empty object: its shapes are V8's shared
  * transitions from `{}`. A spread's copy took a hidden class of its own, and the modifiers'
- * first new header then made one more for every request (with the runtime's migrations and a
- * new enumeration cache: about 7k instructions a request).
+ * first new header then made one more for every request: the runtime's migrations, a new
+ * enumeration cache and inline-cache misses after it, about 19k instructions a request
+ * (docs/performance-log.md, "A twenty-seventh machine").
  */
 function copyOf(headers: HeaderRecord): HeaderRecord {
   const out: HeaderRecord = {};

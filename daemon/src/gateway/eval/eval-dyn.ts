@@ -36,7 +36,7 @@ export function evalExpression(expr: Expression, scope: EvalScope): PlainValue {
 /** Whether each expression of the configuration calls a function of the request (jwt_sign, unixtime, ...), found once. */
 const callsOfRequest = new WeakMap<Expression, boolean>();
 
-function callsRequestFunctions(expr: Expression): boolean {
+export function callsRequestFunctions(expr: Expression): boolean {
   let known = callsOfRequest.get(expr);
   if (known === undefined) {
     known = expressionRefs(expr).calls.some((call) => (REQUEST_FUNCTION_NAMES as readonly string[]).includes(call.name));
