@@ -1,5 +1,6 @@
 import type { Expression, Traverser } from '../../hcl/index.js';
 import { expressionRefs } from '../config/expr-refs.js';
+import { stepName } from './lenient-traversals.js';
 
 const BODY_FIELDS: readonly string[] = ['body', 'form_body', 'json_body'];
 
@@ -17,12 +18,6 @@ export interface BodyReads {
 
 export function emptyBodyReads(): BodyReads {
   return { clientBody: false, backendResponses: new Set(), allBackendResponses: false, backendResponse: false };
-}
-
-function stepName(step: Traverser | undefined): string | undefined {
-  if (!step) return undefined;
-  if (step.kind === 'attr') return step.name;
-  return typeof step.key === 'string' ? step.key : undefined;
 }
 
 /** Whether `steps[at]` names a body field, or the traversal stops before it (the whole object is read). */

@@ -20,12 +20,12 @@ export interface RootResolver {
  * `default(request.query.page[0], "1")` works. Names bound by `for` expressions stay
  * variables for the evaluator.
  */
-export function resolveTraversals(expr: Expression, resolve: RootResolver): Expression {
-  return rewrite(expr, [], resolve);
+export function resolveTraversals(expr: Expression, resolver: RootResolver): Expression {
+  return rewrite(expr, [], resolver);
 }
 
-function rewrite(e: Expression, locals: readonly string[], resolve: RootResolver): Expression {
-  const go = (x: Expression, scope: readonly string[] = locals): Expression => rewrite(x, scope, resolve);
+function rewrite(e: Expression, locals: readonly string[], resolver: RootResolver): Expression {
+  const go = (x: Expression, scope: readonly string[] = locals): Expression => rewrite(x, scope, resolver);
   switch (e.kind) {
     case 'literal':
     case 'anonSymbol':
@@ -33,7 +33,7 @@ function rewrite(e: Expression, locals: readonly string[], resolve: RootResolver
       return e;
     case 'scopeTraversal': {
       if (locals.includes(e.root)) return e;
-      const value: HclValue = fromPlain(readTraversal(resolve, e.root, e.steps));
+      const value: HclValue = fromPlain(readTraversal(resolver, e.root, e.steps));
       return { kind: 'literal', value, range: e.range };
     }
     case 'template':
@@ -87,11 +87,17 @@ function rewrite(e: Expression, locals: readonly string[], resolve: RootResolver
   }
 }
 
+/** The name a `.name` or `["name"]` step reads; undefined for an index by number or no step. */
+export function stepName(step: Traverser | undefined): string | undefined {
+  if (!step) return undefined;
+  if (step.kind === 'attr') return step.name;
+  return typeof step.key === 'string' ? step.key : undefined;
+}
+
 /** A variable's value: its first step read by attribute where the resolver can, the rest walked. */
 export function readTraversal(resolver: RootResolver, root: string, steps: readonly Traverser[]): unknown {
-  const first = steps[0];
-  if (first !== undefined && resolver.resolveAttribute !== undefined) {
-    const name = first.kind === 'attr' ? first.name : typeof first.key === 'string' ? first.key : undefined;
+  if (resolver.resolveAttribute !== undefined) {
+    const name = stepName(steps[0]);
     if (name !== undefined) {
       const value = resolver.resolveAttribute(root, name);
       if (value !== WHOLE) return walkSteps(value, steps, 1);
