@@ -11,7 +11,9 @@ export const BENCH_ITEM = JSON.stringify({ id: 1, items: Array.from({ length: 20
  * `/expr/**` is `/open/**` with a response header evaluated per request (`request.id`): the
  * plain handler with a request scope and the header step since 2026-11-30, the general handler
  * before (no target; it shows what an expression costs a route, such as the requests an
- * evaluator cache once kept alive: docs/performance-log.md).
+ * evaluator cache once kept alive: docs/performance-log.md); `/fwd/**` is `/open/**` with a
+ * request header evaluated per request and a query parameter added (the plain handler since
+ * 2026-11-30, the general handler before; no target either).
  */
 export function porticoConfig(port, backendPort, revision, accessLines) {
   return `server "bench" {
@@ -45,6 +47,16 @@ export function porticoConfig(port, backendPort, revision, accessLines) {
         origin = "http://127.0.0.1:${backendPort}"
         path   = "/**"
       }
+    }
+  }
+  endpoint "/fwd/**" {
+    proxy {
+      backend {
+        origin = "http://127.0.0.1:${backendPort}"
+        path   = "/**"
+      }
+      set_request_headers = { x-request = request.id }
+      add_query_params    = { via = "portico" }
     }
   }
   endpoint "/jwt/**" {

@@ -1,6 +1,7 @@
-// A plain proxy route may carry the response header modifiers of its server, api and endpoint
-// (constants, or expressions reading `request` without its body, `env`, `gateway`, `backends`):
-// the plain handler applies them itself. It must answer, log and count exactly as the general
+// A plain proxy route may carry the response header modifiers of its server, api, endpoint and
+// proxy, and the request header and query modifiers of its endpoint and proxy (constants, or
+// expressions reading `request` without its body, `env`, `gateway`, `backends`): the plain
+// handler applies them itself. It must answer, log and count exactly as the general
 // path does: the same route under an api with an (unrelated) error handler takes the general
 // path, and both see the same requests.
 import { describe, expect, it } from 'vitest';
@@ -24,9 +25,9 @@ const ENDPOINT_MODIFIERS = `
     remove_response_headers = ["x-drop"]`;
 
 /** `/plain/**` compiles plain; `/general/**` is the same route inside an api whose error handler (for a timeout) forces the general path. */
-function config(origin: string, endpointModifiers = ENDPOINT_MODIFIERS): string {
+function config(origin: string, endpointModifiers = ENDPOINT_MODIFIERS, proxyModifiers = ''): string {
   return `
-${plainAndGeneralServer(endpointModifiers, 'set_response_headers = { x-server = "s", x-backend = "server" }')}
+${plainAndGeneralServer(endpointModifiers, 'set_response_headers = { x-server = "s", x-backend = "server" }', proxyModifiers)}
 definitions {
 ${backendAndJwt(origin, 'header = "X-Token"')}
 }
@@ -52,8 +53,8 @@ async function compiles(hcl: string, path: string): Promise<boolean> {
   return compilePlainProxy({ config: cfg, server, api, endpoint }) !== null;
 }
 
-describe('a plain proxy route with response header modifiers', () => {
-  it('compiles to the plain handler only when its modifiers are response headers that read no body, backend variable or login', async () => {
+describe('a plain proxy route with header and query modifiers', () => {
+  it('compiles to the plain handler only when its modifiers are headers and query parameters that read no body, backend variable or login', async () => {
     const origin = 'http://127.0.0.1:9';
     expect(await compiles(config(origin), '/plain/**')).toBe(true);
     expect(await compiles(config(origin), '/**')).toBe(false);
@@ -64,11 +65,24 @@ describe('a plain proxy route with response header modifiers', () => {
       'set_response_headers = { x-s = backend_responses.default.status }',
       'set_response_headers = { x-v = oauth2_verifier() }',
       'set_response_status = 201',
-      'set_request_headers = { x-a = "1" }',
-      'add_query_params = { a = "1" }',
+      'set_form_params = { a = "1" }',
+      'set_request_headers = { x-b = request.form_body.a[0] }',
+      'add_query_params = { a = backend_requests.default.method }',
     ];
-    for (const modifier of general) expect(await compiles(config(origin, modifier), '/plain/**'), modifier).toBe(false);
-    expect(await compiles(config(origin, 'set_response_headers = { x-h = backends.b.health.state, x-v = gateway.version }'), '/plain/**')).toBe(true);
+    for (const modifier of general) {
+      expect(await compiles(config(origin, modifier), '/plain/**'), `endpoint: ${modifier}`).toBe(false);
+      if (modifier !== 'set_response_status = 201') expect(await compiles(config(origin, '', modifier), '/plain/**'), `proxy: ${modifier}`).toBe(false);
+    }
+    const plain = [
+      'set_response_headers = { x-h = backends.b.health.state, x-v = gateway.version }',
+      'set_request_headers = { x-a = "1", x-sub = request.context.tok.sub }',
+      'remove_request_headers = ["x-a"]',
+      'add_query_params = { a = request.headers.x-a }',
+    ];
+    for (const modifier of plain) {
+      expect(await compiles(config(origin, modifier), '/plain/**'), `endpoint: ${modifier}`).toBe(true);
+      expect(await compiles(config(origin, '', modifier), '/plain/**'), `proxy: ${modifier}`).toBe(true);
+    }
   });
 
   it('answers, modifies, logs and counts as the general path, a streamed answer and a 204 included', async () => {
@@ -117,6 +131,78 @@ describe('a plain proxy route with response header modifiers', () => {
     const fields = (prefix: string) => accessLines(gw).filter((l: GatewayLogRecord) => String(l['url']).includes(prefix)).map((l) => [l['status'], l['error_type'] ?? null, l['handler']]);
     expect(fields('/plain/')).toHaveLength(4);
     expect(fields('/plain/')).toEqual(fields('/general/'));
+  });
+
+  it('sends the backend what the general path sends: request headers and query parameters of endpoint then proxy, a client body', async () => {
+    const backend = await startBackend(respond);
+    const endpoint = `
+    access_control = ["tok"]
+    set_request_headers = { x-user = request.context.tok.sub, x-order = "endpoint", x-agent = "endpoint" }
+    remove_request_headers = ["x-secret"]
+    set_query_params = { q = "endpoint", method = to_lower(request.method) }
+    add_query_params = { tag = request.headers.x-tag }`;
+    const proxy = `
+      add_request_headers = { x-order = "proxy" }
+      set_request_headers = { x-agent = request.headers.user-agent }
+      remove_query_params = ["drop"]
+      add_query_params = { q = "proxy" }
+      add_response_headers = { x-backend = "proxy" }`;
+    const hcl = config(backend.origin, endpoint, proxy);
+    expect(await compiles(hcl, '/plain/**')).toBe(true);
+    const gw = await startAccessGateway({ 'portico.hcl': hcl }, { HOME_DIR: '/home/ada' });
+    const token = await tokToken({ sub: 'ada' });
+    const cases: [string, RequestInit][] = [
+      ['/x?q=client&drop=1&keep=2', { headers: { 'x-token': token, 'x-secret': 's', 'x-tag': 't1', 'user-agent': 'ua/1' } }],
+      ['/form', { method: 'POST', body: 'a=1&b=2', headers: { 'x-token': token, 'content-type': 'application/x-www-form-urlencoded', 'x-tag': 't2' } }],
+      ['/none', { headers: { 'x-token': token } }],
+    ];
+    const sent = async (prefix: string) => {
+      const out = [];
+      for (const [path, init] of cases) {
+        const before = backend.seen.length;
+        const res = await fetch(gw.url(`${prefix}${path}`), init);
+        await res.arrayBuffer();
+        const seen = backend.seen[before];
+        if (!seen) throw new Error(`${prefix}${path}: the backend saw nothing (${res.status})`);
+        const { 'gateway-request-id': id, ...headers } = seen.headers;
+        out.push({ status: res.status, backendHeader: res.headers.get('x-backend'), ownId: id === res.headers.get('gateway-request-id'), method: seen.method, url: seen.url.replace(`${prefix}/`, '/<route>/'), headers, body: seen.body });
+      }
+      return out;
+    };
+    const plain = await sent('/plain');
+    expect(plain).toEqual(await sent('/general'));
+    expect(plain[0]).toMatchObject({ status: 200, backendHeader: 'server, proxy', ownId: true, url: '/<route>/x?keep=2&q=endpoint&method=get&tag=t1&q=proxy' });
+    expect(plain[0]?.headers).toMatchObject({ 'x-user': 'ada', 'x-order': 'endpoint, proxy', 'x-agent': 'ua/1' });
+    expect(plain[0]?.headers).not.toHaveProperty('x-secret');
+    expect(plain[1]).toMatchObject({ method: 'POST', body: 'a=1&b=2', url: '/<route>/form?q=endpoint&method=post&tag=t2&q=proxy' });
+    expect(plain[1]?.headers).toMatchObject({ 'content-length': '7', 'content-type': 'application/x-www-form-urlencoded' });
+    // No x-tag header: the parameter is not set (null removes nothing, adds nothing).
+    expect(plain[2]?.url).toBe('/<route>/none?q=endpoint&method=get&q=proxy');
+    const fields = (prefix: string) => accessLines(gw).filter((l: GatewayLogRecord) => String(l['url']).includes(prefix)).map((l) => [l['status'], l['error_type'] ?? null, l['handler']]);
+    expect(fields('/plain/')).toEqual(fields('/general/'));
+  });
+
+  it('answers a request modifier that fails as the general path does, before the backend is called', async () => {
+    const backend = await startBackend(respond);
+    const failing = 'set_request_headers = { x-n = 1 + request.headers.x-not-a-number }';
+    for (const [endpoint, proxy] of [[failing, ''], ['', failing], ['', 'add_query_params = { n = 1 + request.headers.x-not-a-number }']] as const) {
+      const hcl = config(backend.origin, endpoint, proxy);
+      expect(await compiles(hcl, '/plain/**')).toBe(true);
+      const gw = await startAccessGateway({ 'portico.hcl': hcl }, { HOME_DIR: '/home/ada' });
+      const answer = async (prefix: string) => {
+        const res = await fetch(gw.url(`${prefix}/x`), { headers: { 'x-not-a-number': 'abc' } });
+        // The error page is JSON under an api and HTML elsewhere: what matters is the status.
+        return { status: res.status, body: (await res.text()).length > 0 };
+      };
+      const before = backend.seen.length;
+      const plain = await answer('/plain');
+      expect(plain).toEqual(await answer('/general'));
+      expect(plain.status).toBe(500);
+      expect(backend.seen.length).toBe(before);
+      const fields = (prefix: string) => accessLines(gw).filter((l: GatewayLogRecord) => String(l['url']).includes(prefix)).map((l) => [l['status'], l['error_type'] ?? null, l['handler'], typeof l['message']]);
+      expect(fields('/plain/')).toEqual(fields('/general/'));
+      expect(fields('/plain/')).toEqual([[500, 'evaluation', 'endpoint', 'string']]);
+    }
   });
 
   it('answers an expression that fails as the general path does', async () => {

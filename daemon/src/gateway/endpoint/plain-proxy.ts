@@ -1,23 +1,25 @@
 /**
  * The compiled handler of a plain proxy route: an endpoint whose only block is a `default`
- * proxy to a backend with an origin, with no permission, request-side modifier, custom log
+ * proxy to a backend with an origin, with no permission, form or status modifier, custom log
  * field, error handler, expected status, websockets, oauth2 or openapi anywhere on its way
  * (static `path`, `path_prefix`, `hostname`, `basic_auth` are fine). Access controls may guard
  * it when each is a `jwt` or `basic_auth` without error handlers: they read only the request's
  * headers, and a refusal is answered as the general path answers it (the control's challenge,
- * no error handler to run). The response header modifiers of server, api and endpoint
- * (`remove_/set_/add_response_headers`) may be set, as constants or as expressions that read
- * `request` (not its body), `env`, `gateway` or `backends` and call none of the request's
- * functions: they are applied to the backend's answer as the general path applies them, in
- * its order. Such a request needs no body buffering and no response contexts: it is checked,
- * forwarded and its answer given back, with the same headers, URL, log fields and errors as
- * the general path.
+ * no error handler to run). Header modifiers may be set, as constants or as expressions that
+ * read `request` (not its body), `env`, `gateway` or `backends` and call none of the request's
+ * functions: the response headers (`remove_/set_/add_response_headers`) of server, api,
+ * endpoint and proxy, and the request headers and query parameters
+ * (`remove_/set_/add_request_headers`, `remove_/set_/add_query_params`) of endpoint and proxy.
+ * They are applied as the general path applies them, in its order. Such a request needs no
+ * body buffering and no response contexts: it is checked, forwarded and its answer given back,
+ * with the same headers, URL, log fields and errors as the general path.
  */
 import { addPrivateCaching } from '../access/private-caching.js';
 import type { AccessControlConfig, BackendConfig, Dyn, GatewayConfig, Modifiers } from '../config/model.js';
 import { expressionRefs } from '../config/expr-refs.js';
 import { callsRequestFunctions } from '../eval/eval-dyn.js';
-import { applyResponseHeaderModifiers } from '../modifiers/header-modifiers.js';
+import { applyRequestHeaderModifiers, applyResponseHeaderModifiers } from '../modifiers/header-modifiers.js';
+import { applyQueryModifiers } from '../modifiers/params-modifiers.js';
 import { bodyPlanFor } from './body-plan.js';
 import { noteRefusal } from './access-refusal.js';
 import { routeScope } from './route-scope.js';
@@ -44,8 +46,16 @@ interface PlainProxy {
   readonly idHeader: string;
   /** The access controls to pass first (jwt and basic_auth only), in order. */
   readonly labels: readonly string[];
-  /** The response header modifiers of server, api and endpoint that are set, in the order they apply. */
+  /** The blocks with request header or query modifiers (endpoint, proxy), in the order they apply. */
+  readonly requestModifiers: readonly RequestModifiers[];
+  /** The blocks with response header modifiers (server, api, endpoint, proxy), in the order they apply. */
   readonly responseModifiers: readonly Modifiers[];
+}
+
+/** A block's request-side modifiers; `query` when it has query modifiers (the URL's parameters are made only then). */
+interface RequestModifiers {
+  readonly modifiers: Modifiers;
+  readonly query: boolean;
 }
 
 /** Access controls a plain route runs itself: they read headers only and answer a refusal with their own challenge. */
@@ -70,8 +80,9 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute): PlainPr
   if (endpoint.requests.length > 0 || endpoint.response !== null || endpoint.errorHandlers.length > 0 || endpoint.requiredPermission !== null) return null;
   if (!plainGuards(config, endpoint.access.effective) || endpoint.customLogFields.length > 0 || server.customLogFields.length > 0) return null;
   if (api && (api.errorHandlers.length > 0 || api.requiredPermission !== null || api.customLogFields.length > 0)) return null;
-  const outer = [server.modifiers, ...(api ? [api.modifiers] : []), endpoint.modifiers];
-  if (!outer.every(onlyPlainResponseHeaders) || !unmodified(proxy.modifiers)) return null;
+  // Server and api have response header modifiers only (the schema's); endpoint and proxy may change the request too.
+  const contexts = [server.modifiers, ...(api ? [api.modifiers] : []), endpoint.modifiers, proxy.modifiers];
+  if (!contexts.every(onlyPlainHeadersAndQuery)) return null;
   // What the modifiers' expressions read: the client body (or all of `request`), or a login's URL, are the general path's.
   const plan = bodyPlanFor(config, server, api, endpoint);
   if (plan.clientBody || plan.formModifiers || plan.loginLabels.size > 0) return null;
@@ -82,23 +93,33 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute): PlainPr
   const idHeader = config.settings.requestIdBackendHeader.toLowerCase();
   const host = backend.hostname?.kind === 'static' && backend.hostname.value ? backend.hostname.value : null;
   const basic = backend.basicAuth?.kind === 'static' && backend.basicAuth.value ? backend.basicAuth.value : null;
-  const responseModifiers = outer.filter((m) => !unmodified(m));
-  return { backend, block: `proxy "${proxy.name}"`, host, authorization: basic === null ? null : `Basic ${Buffer.from(basic).toString('base64')}`, idHeader, labels: endpoint.access.effective, responseModifiers };
+  const requestModifiers = [endpoint.modifiers, proxy.modifiers].filter((m) => sets(m, REQUEST_HEADER_MODIFIERS) || sets(m, QUERY_MODIFIERS)).map((modifiers) => ({ modifiers, query: sets(modifiers, QUERY_MODIFIERS) }));
+  const responseModifiers = contexts.filter((m) => sets(m, RESPONSE_HEADER_MODIFIERS));
+  const authorization = basic === null ? null : `Basic ${Buffer.from(basic).toString('base64')}`;
+  return { backend, block: `proxy "${proxy.name}"`, host, authorization, idHeader, labels: endpoint.access.effective, requestModifiers, responseModifiers };
 }
 
 const RESPONSE_HEADER_MODIFIERS: ReadonlySet<string> = new Set<keyof Modifiers>(['removeResponseHeaders', 'setResponseHeaders', 'addResponseHeaders']);
+const REQUEST_HEADER_MODIFIERS: ReadonlySet<string> = new Set<keyof Modifiers>(['removeRequestHeaders', 'setRequestHeaders', 'addRequestHeaders']);
+const QUERY_MODIFIERS: ReadonlySet<string> = new Set<keyof Modifiers>(['removeQueryParams', 'setQueryParams', 'addQueryParams']);
 /** The variables a plain route has for its modifiers: the backend's request and response are not recorded there. */
 const PLAIN_ROOTS: ReadonlySet<string> = new Set(['request', 'env', 'gateway', 'backends']);
 
-/** True when the block sets no modifier but response headers, each a constant or an expression a plain route can evaluate. */
-function onlyPlainResponseHeaders(modifiers: Modifiers): boolean {
+/** True when the block sets no modifier but headers and query parameters, each a constant or an expression a plain route can evaluate. */
+function onlyPlainHeadersAndQuery(modifiers: Modifiers): boolean {
   for (const key in modifiers) {
     const dyn = modifiers[key as keyof Modifiers];
     if (dyn === null) continue;
-    if (!RESPONSE_HEADER_MODIFIERS.has(key)) return false;
+    if (!RESPONSE_HEADER_MODIFIERS.has(key) && !REQUEST_HEADER_MODIFIERS.has(key) && !QUERY_MODIFIERS.has(key)) return false;
     if (dyn.kind === 'expr' && (!expressionRefs(dyn.expr).variables.every((v) => PLAIN_ROOTS.has(v.root)) || callsRequestFunctions(dyn.expr))) return false;
   }
   return true;
+}
+
+/** True when the block sets one of these modifiers. */
+function sets(modifiers: Modifiers, keys: ReadonlySet<string>): boolean {
+  for (const key of keys) if (modifiers[key as keyof Modifiers] !== null) return true;
+  return false;
 }
 
 /** True when no modifier of the block is set. */
@@ -120,12 +141,13 @@ const NO_VARIABLES: EvalScope = {
 };
 
 function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise<GatewayResponse> {
-  const { backend, block, host, authorization, idHeader, labels, responseModifiers } = plain;
+  const { backend, block, host, authorization, idHeader, labels, requestModifiers, responseModifiers } = plain;
+  const modified = requestModifiers.length > 0 || responseModifiers.length > 0;
   return async function plainProxyRequest(ctx: EndpointContext): Promise<GatewayResponse> {
     ctx.log.handler = 'endpoint';
     const request = ctx.request;
-    // Their token_value and claims expressions, and the response header modifiers (request.context included).
-    const scope = labels.length > 0 || responseModifiers.length > 0 ? routeScope(ctx) : null;
+    // Their token_value and claims expressions, and the modifiers (request.context included).
+    const scope = labels.length > 0 || modified ? routeScope(ctx) : null;
     if (labels.length > 0) {
       try {
         await ctx.access.enforce(labels, scope!, ctx.log, ctx);
@@ -140,6 +162,11 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       const prior = headers['x-forwarded-for'];
       headers['x-forwarded-for'] = prior === undefined ? request.clientIp : `${[prior].flat().join(', ')}, ${request.clientIp}`;
       const url = upstreamUrl({ backend, url: null, client: request.url, wildcard: request.wildcard, scope: NO_VARIABLES, block });
+      // As the general path (proxyRequest): endpoint, then proxy; headers, then query.
+      for (const { modifiers, query } of requestModifiers) {
+        applyRequestHeaderModifiers(headers, modifiers, scope!);
+        if (query) applyQueryModifiers(url.searchParams, modifiers, scope!);
+      }
       const body = hasClientBody(request.headers) ? ctx.incoming : null;
       setBodyHeaders(headers, body);
       if (host !== null) headers['host'] = host;
@@ -158,7 +185,7 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
     const privateCaching = labels.length > 0 && ctx.access.privateCaching(labels);
     const changes = responseModifiers.length > 0 || privateCaching || response.status === 204;
     const answer = changes ? copyOf(response.headers as HeaderRecord) : (response.headers as HeaderRecord);
-    // As the general path: server, api, endpoint, outside the blocks (an evaluation error is not the backend's).
+    // As the general path: server, api, endpoint, proxy (an evaluation error is not the backend's).
     try {
       for (const modifiers of responseModifiers) applyResponseHeaderModifiers(answer, modifiers, scope!);
     } catch (thrown) {

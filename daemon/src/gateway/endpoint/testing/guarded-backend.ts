@@ -22,15 +22,16 @@ export function tokToken(claims: Record<string, unknown>): Promise<string> {
 
 /**
  * A `server` whose `/plain/**` endpoint (with `endpointLines` and a `default` proxy to backend
- * "b") compiles to the plain proxy handler, and whose `/general/**` is the same endpoint inside
- * an api with an unrelated error handler (for a timeout), which makes it take the general path:
- * tests send both the same requests and compare what they answer and log.
+ * "b" with `proxyLines`) compiles to the plain proxy handler, and whose `/general/**` is the
+ * same endpoint inside an api with an unrelated error handler (for a timeout), which makes it
+ * take the general path: tests send both the same requests and compare what they answer and log.
  */
-export function plainAndGeneralServer(endpointLines: string, serverLines = ''): string {
+export function plainAndGeneralServer(endpointLines: string, serverLines = '', proxyLines = ''): string {
   const endpoint = (pattern: string) => `endpoint "${pattern}" {
     ${endpointLines}
     proxy {
       backend = "b"
+      ${proxyLines}
     }
   }`;
   return `server {
