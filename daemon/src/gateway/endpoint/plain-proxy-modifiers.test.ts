@@ -1,9 +1,9 @@
 // A plain proxy route may carry the response header modifiers of its server, api, endpoint and
-// proxy, and the request header and query modifiers of its endpoint and proxy (constants, or
-// expressions reading `request` without its body, `env`, `gateway`, `backends`): the plain
-// handler applies them itself. It must answer, log and count exactly as the general
-// path does: the same route under an api with an (unrelated) error handler takes the general
-// path, and both see the same requests.
+// proxy, the request header and query modifiers of its endpoint and proxy, and custom_log_fields
+// (constants, or expressions reading `request` without its body, `env`, `gateway`, `backends`):
+// the plain handler applies and evaluates them itself. It must answer, log and count exactly as
+// the general path does: the same route under an api with an (unrelated) error handler takes the
+// general path, and both see the same requests.
 import { describe, expect, it } from 'vitest';
 import { loadOk } from '../config/testing/config-files.js';
 import { accessLines, startAccessGateway } from '../access/testing/access-gateway.js';
@@ -53,7 +53,7 @@ async function compiles(hcl: string, path: string): Promise<boolean> {
   return compilePlainProxy({ config: cfg, server, api, endpoint }) !== null;
 }
 
-describe('a plain proxy route with header and query modifiers', () => {
+describe('a plain proxy route with header and query modifiers and log fields', () => {
   it('compiles to the plain handler only when its modifiers are headers and query parameters that read no body, backend variable or login', async () => {
     const origin = 'http://127.0.0.1:9';
     expect(await compiles(config(origin), '/plain/**')).toBe(true);
@@ -203,6 +203,76 @@ describe('a plain proxy route with header and query modifiers', () => {
       expect(fields('/plain/')).toEqual(fields('/general/'));
       expect(fields('/plain/')).toEqual([[500, 'evaluation', 'endpoint', 'string']]);
     }
+  });
+
+  it('logs the custom_log_fields of server, api and endpoint as the general path does, refused, answered and failing', async () => {
+    const backend = await startBackend(respond);
+    const endpoint = `
+    access_control = ["tok"]
+    custom_log_fields = {
+      sub   = request.context.tok.sub
+      agent = request.headers.user-agent
+      home  = env.HOME_DIR
+      bad   = 1 + request.headers.x-not-a-number
+    }`;
+    const hcl = `
+server {
+  hosts = ["*:0"]
+  custom_log_fields = { server = "s", method = request.method }
+  endpoint "/plain/**" {
+    ${endpoint}
+    proxy {
+      backend = "b"
+    }
+  }
+  api {
+    base_path = "/general"
+    custom_log_fields = { api = true }
+    error_handler "backend_timeout" {
+      response {
+        status = 504
+      }
+    }
+    endpoint "/**" {
+      ${endpoint}
+      proxy {
+        backend = "b"
+      }
+    }
+  }
+}
+definitions {
+${backendAndJwt(backend.origin, 'header = "X-Token"')}
+}
+`;
+    expect(await compiles(hcl, '/plain/**')).toBe(true);
+    expect(await compiles(hcl.replace('home  = env.HOME_DIR', 'status = backend_responses.default.status'), '/plain/**')).toBe(false);
+    expect(await compiles(hcl.replace('home  = env.HOME_DIR', 'body = request.body'), '/plain/**')).toBe(false);
+    const gw = await startAccessGateway({ 'portico.hcl': hcl }, { HOME_DIR: '/home/ada' });
+    const token = await tokToken({ sub: 'ada' });
+    const cases: Record<string, string>[] = [{}, { 'x-token': token, 'user-agent': 'ua/1', 'x-not-a-number': '2' }, { 'x-token': token, 'x-not-a-number': 'abc' }];
+    for (const headers of cases) {
+      for (const prefix of ['/plain', '/general']) await (await fetch(gw.url(`${prefix}/big`), { headers })).arrayBuffer();
+    }
+    // The api's own field is the general route's alone: set it aside, the rest must be the same.
+    const custom = (prefix: string) =>
+      accessLines(gw)
+        .filter((l: GatewayLogRecord) => String(l['url']).includes(prefix))
+        .map((l) => {
+          const { api, ...rest } = (l['custom'] ?? {}) as Record<string, unknown>;
+          return { status: l['status'], api: api ?? null, custom: rest };
+        });
+    const plain = custom('/plain/');
+    expect(plain.map((l) => ({ ...l, api: null }))).toEqual(custom('/general/').map((l) => ({ ...l, api: null })));
+    expect(custom('/general/').map((l) => l.api)).toEqual([true, true, true]);
+    // An object whose expression fails is left out whole (the refused request has no x-not-a-number to add to), and reported.
+    expect(plain).toEqual([
+      { status: 401, api: null, custom: { server: 's', method: 'GET' } },
+      { status: 200, api: null, custom: { server: 's', method: 'GET', sub: 'ada', agent: 'ua/1', home: '/home/ada', bad: 3 } },
+      { status: 200, api: null, custom: { server: 's', method: 'GET' } },
+    ]);
+    const failures = gw.records.filter((r) => r.type === 'gateway_daemon' && String(r['message']).startsWith('custom_log_fields'));
+    expect(failures.length).toBe(4);
   });
 
   it('answers an expression that fails as the general path does', async () => {

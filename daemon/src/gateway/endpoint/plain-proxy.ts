@@ -1,7 +1,7 @@
 /**
  * The compiled handler of a plain proxy route: an endpoint whose only block is a `default`
- * proxy to a backend with an origin, with no permission, form or status modifier, custom log
- * field, error handler, expected status, websockets, oauth2 or openapi anywhere on its way
+ * proxy to a backend with an origin, with no permission, form or status modifier, error
+ * handler, expected status, websockets, oauth2 or openapi anywhere on its way
  * (static `path`, `path_prefix`, `hostname`, `basic_auth` are fine). Access controls may guard
  * it when each is a `jwt` or `basic_auth` without error handlers: they read only the request's
  * headers, and a refusal is answered as the general path answers it (the control's challenge,
@@ -10,14 +10,17 @@
  * functions: the response headers (`remove_/set_/add_response_headers`) of server, api,
  * endpoint and proxy, and the request headers and query parameters
  * (`remove_/set_/add_request_headers`, `remove_/set_/add_query_params`) of endpoint and proxy.
- * They are applied as the general path applies them, in its order. Such a request needs no
+ * They are applied as the general path applies them, in its order. `custom_log_fields` of
+ * server, api and endpoint under the same rules are evaluated once the route answered or
+ * failed, as on the general path. Such a request needs no
  * body buffering and no response contexts: it is checked, forwarded and its answer given back,
  * with the same headers, URL, log fields and errors as the general path.
  */
 import { addPrivateCaching } from '../access/private-caching.js';
-import type { AccessControlConfig, BackendConfig, Dyn, GatewayConfig, Modifiers } from '../config/model.js';
+import type { AccessControlConfig, BackendConfig, CustomLogFields, Dyn, GatewayConfig, Modifiers } from '../config/model.js';
 import { expressionRefs } from '../config/expr-refs.js';
-import { callsRequestFunctions } from '../eval/eval-dyn.js';
+import { callsRequestFunctions, evalCustomLogFields } from '../eval/eval-dyn.js';
+import { logCustomFieldsError } from '../logs/log-sink.js';
 import { applyRequestHeaderModifiers, applyResponseHeaderModifiers } from '../modifiers/header-modifiers.js';
 import { applyQueryModifiers } from '../modifiers/params-modifiers.js';
 import { bodyPlanFor } from './body-plan.js';
@@ -25,7 +28,7 @@ import { noteRefusal } from './access-refusal.js';
 import { routeScope } from './route-scope.js';
 import type { BackendResponse, EndpointContext, EndpointRoute, GatewayResponse } from '../contracts.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
-import type { EvalScope } from '../eval/request-scope.js';
+import type { EvalScope, RequestScope } from '../eval/request-scope.js';
 import type { HeaderRecord } from '../modifiers/header-modifiers.js';
 import { backendRequest } from './backend-request.js';
 import { hasClientBody } from './client-body.js';
@@ -50,6 +53,8 @@ interface PlainProxy {
   readonly requestModifiers: readonly RequestModifiers[];
   /** The blocks with response header modifiers (server, api, endpoint, proxy), in the order they apply. */
   readonly responseModifiers: readonly Modifiers[];
+  /** `custom_log_fields` of server, api and endpoint (the endpoint's list holds them all). */
+  readonly logFields: CustomLogFields;
 }
 
 /** A block's request-side modifiers; `query` when it has query modifiers (the URL's parameters are made only then). */
@@ -78,8 +83,8 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute): PlainPr
   const proxy = endpoint.proxies[0];
   if (endpoint.proxies.length !== 1 || proxy === undefined || proxy.name !== 'default') return null;
   if (endpoint.requests.length > 0 || endpoint.response !== null || endpoint.errorHandlers.length > 0 || endpoint.requiredPermission !== null) return null;
-  if (!plainGuards(config, endpoint.access.effective) || endpoint.customLogFields.length > 0 || server.customLogFields.length > 0) return null;
-  if (api && (api.errorHandlers.length > 0 || api.requiredPermission !== null || api.customLogFields.length > 0)) return null;
+  if (!plainGuards(config, endpoint.access.effective) || !endpoint.customLogFields.every(plainDyn)) return null;
+  if (api && (api.errorHandlers.length > 0 || api.requiredPermission !== null)) return null;
   // Server and api have response header modifiers only (the schema's); endpoint and proxy may change the request too.
   const contexts = [server.modifiers, ...(api ? [api.modifiers] : []), endpoint.modifiers, proxy.modifiers];
   if (!contexts.every(onlyPlainHeadersAndQuery)) return null;
@@ -96,13 +101,13 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute): PlainPr
   const requestModifiers = [endpoint.modifiers, proxy.modifiers].filter((m) => sets(m, REQUEST_HEADER_MODIFIERS) || sets(m, QUERY_MODIFIERS)).map((modifiers) => ({ modifiers, query: sets(modifiers, QUERY_MODIFIERS) }));
   const responseModifiers = contexts.filter((m) => sets(m, RESPONSE_HEADER_MODIFIERS));
   const authorization = basic === null ? null : `Basic ${Buffer.from(basic).toString('base64')}`;
-  return { backend, block: `proxy "${proxy.name}"`, host, authorization, idHeader, labels: endpoint.access.effective, requestModifiers, responseModifiers };
+  return { backend, block: `proxy "${proxy.name}"`, host, authorization, idHeader, labels: endpoint.access.effective, requestModifiers, responseModifiers, logFields: endpoint.customLogFields };
 }
 
 const RESPONSE_HEADER_MODIFIERS: ReadonlySet<string> = new Set<keyof Modifiers>(['removeResponseHeaders', 'setResponseHeaders', 'addResponseHeaders']);
 const REQUEST_HEADER_MODIFIERS: ReadonlySet<string> = new Set<keyof Modifiers>(['removeRequestHeaders', 'setRequestHeaders', 'addRequestHeaders']);
 const QUERY_MODIFIERS: ReadonlySet<string> = new Set<keyof Modifiers>(['removeQueryParams', 'setQueryParams', 'addQueryParams']);
-/** The variables a plain route has for its modifiers: the backend's request and response are not recorded there. */
+/** The variables a plain route has for its modifiers and log fields: the backend's request and response are not recorded there. */
 const PLAIN_ROOTS: ReadonlySet<string> = new Set(['request', 'env', 'gateway', 'backends']);
 
 /** True when the block sets no modifier but headers and query parameters, each a constant or an expression a plain route can evaluate. */
@@ -111,9 +116,14 @@ function onlyPlainHeadersAndQuery(modifiers: Modifiers): boolean {
     const dyn = modifiers[key as keyof Modifiers];
     if (dyn === null) continue;
     if (!RESPONSE_HEADER_MODIFIERS.has(key) && !REQUEST_HEADER_MODIFIERS.has(key) && !QUERY_MODIFIERS.has(key)) return false;
-    if (dyn.kind === 'expr' && (!expressionRefs(dyn.expr).variables.every((v) => PLAIN_ROOTS.has(v.root)) || callsRequestFunctions(dyn.expr))) return false;
+    if (!plainDyn(dyn)) return false;
   }
   return true;
+}
+
+/** A constant, or an expression reading only the plain roots and calling none of the request's functions. */
+function plainDyn(dyn: Dyn<unknown>): boolean {
+  return dyn.kind !== 'expr' || (expressionRefs(dyn.expr).variables.every((v) => PLAIN_ROOTS.has(v.root)) && !callsRequestFunctions(dyn.expr));
 }
 
 /** True when the block sets one of these modifiers. */
@@ -141,13 +151,12 @@ const NO_VARIABLES: EvalScope = {
 };
 
 function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise<GatewayResponse> {
-  const { backend, block, host, authorization, idHeader, labels, requestModifiers, responseModifiers } = plain;
-  const modified = requestModifiers.length > 0 || responseModifiers.length > 0;
-  return async function plainProxyRequest(ctx: EndpointContext): Promise<GatewayResponse> {
+  const { backend, block, host, authorization, idHeader, labels, requestModifiers, responseModifiers, logFields } = plain;
+  // The access controls' token_value and claims expressions, and the modifiers, read the request (request.context included).
+  const scoped = labels.length > 0 || requestModifiers.length > 0 || responseModifiers.length > 0;
+  const serve = async function plainProxyServe(ctx: EndpointContext, scope: RequestScope | null): Promise<GatewayResponse> {
     ctx.log.handler = 'endpoint';
     const request = ctx.request;
-    // Their token_value and claims expressions, and the modifiers (request.context included).
-    const scope = labels.length > 0 || modified ? routeScope(ctx) : null;
     if (labels.length > 0) {
       try {
         await ctx.access.enforce(labels, scope!, ctx.log, ctx);
@@ -200,6 +209,20 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       return { status: 204, headers: answer, body: null };
     }
     return { status: response.status, headers: answer, body: response.buffered ?? response.body };
+  };
+  if (logFields.length === 0) {
+    return function plainProxyRequest(ctx: EndpointContext): Promise<GatewayResponse> {
+      return serve(ctx, scoped ? routeScope(ctx) : null);
+    };
+  }
+  // As the general path: the fields see what the route saw, once it answered or failed.
+  return async function plainProxyRequestWithLogFields(ctx: EndpointContext): Promise<GatewayResponse> {
+    const scope = routeScope(ctx);
+    try {
+      return await serve(ctx, scope);
+    } finally {
+      ctx.log.blockCustom = evalCustomLogFields(logFields, scope, (error) => logCustomFieldsError(ctx.logSink, ctx.request.id, error));
+    }
   };
 }
 
