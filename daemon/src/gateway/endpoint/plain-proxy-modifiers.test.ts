@@ -182,6 +182,55 @@ describe('a plain proxy route with header and query modifiers and log fields', (
     expect(fields('/plain/')).toEqual(fields('/general/'));
   });
 
+  it('applies the backend modifiers after the route ones, as the general path: request headers after the body headers, response headers last', async () => {
+    const backend = await startBackend(respond);
+    const hcl = (backendLines: string) => `
+${plainAndGeneralServer('set_request_headers = { x-order = "endpoint" }', 'set_response_headers = { x-server = "s", x-backend = "server" }', 'add_request_headers = { x-order = "proxy" }\n      add_response_headers = { x-backend = "proxy" }')}
+definitions {
+  backend "b" {
+    origin = "${backend.origin}"
+    ${backendLines}
+  }
+}
+`;
+    const lines = `add_request_headers    = { x-order = "backend", x-home = env.HOME_DIR, x-len = request.headers.content-length }
+    remove_request_headers = ["x-secret"]
+    set_query_params       = { b = to_upper(request.method) }
+    add_response_headers   = { x-backend = "backend" }
+    remove_response_headers = ["x-drop"]`;
+    expect(await compiles(hcl(lines), '/plain/**')).toBe(true);
+    for (const general of ['set_request_headers = { x-u = backend_request.url }', 'set_response_status = 202', 'add_response_headers = { x-s = backend_response.status }']) {
+      expect(await compiles(hcl(general), '/plain/**'), general).toBe(false);
+    }
+    const gw = await startAccessGateway({ 'portico.hcl': hcl(lines) }, { HOME_DIR: '/home/ada' });
+    const cases: [string, RequestInit][] = [
+      ['/x?keep=1', { headers: { 'x-secret': 's' } }],
+      ['/post', { method: 'POST', body: 'hello', headers: { 'content-type': 'text/plain' } }],
+      ['/big', {}],
+    ];
+    const sent = async (prefix: string) => {
+      const out = [];
+      for (const [path, init] of cases) {
+        const before = backend.seen.length;
+        const res = await fetch(gw.url(`${prefix}${path}`), init);
+        const text = await res.text();
+        const seen = backend.seen[before];
+        if (!seen) throw new Error(`${prefix}${path}: the backend saw nothing (${res.status})`);
+        const { 'gateway-request-id': _id, ...headers } = seen.headers;
+        out.push({ status: res.status, answer: { backend: res.headers.get('x-backend'), drop: res.headers.get('x-drop'), length: text.length }, url: seen.url.replace(`${prefix}/`, '/<route>/'), headers, body: seen.body });
+      }
+      return out;
+    };
+    const plain = await sent('/plain');
+    expect(plain).toEqual(await sent('/general'));
+    expect(plain[0]).toMatchObject({ status: 200, answer: { backend: 'server, proxy, backend', drop: null }, url: '/<route>/x?keep=1&b=GET' });
+    expect(plain[0]?.headers).toMatchObject({ 'x-order': 'endpoint, proxy, backend', 'x-home': '/home/ada' });
+    expect(plain[0]?.headers).not.toHaveProperty('x-secret');
+    expect(plain[1]).toMatchObject({ body: 'hello', url: '/<route>/post?b=POST' });
+    expect(plain[1]?.headers).toMatchObject({ 'x-len': '5', 'content-length': '5' });
+    expect(plain[2]).toMatchObject({ status: 200, answer: { backend: 'server, proxy, backend', drop: null, length: 200_000 } });
+  });
+
   it('answers a request modifier that fails as the general path does, before the backend is called', async () => {
     const backend = await startBackend(respond);
     const failing = 'set_request_headers = { x-n = 1 + request.headers.x-not-a-number }';

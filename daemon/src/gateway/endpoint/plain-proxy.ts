@@ -1,20 +1,20 @@
 /**
  * The compiled handler of a plain proxy route: an endpoint whose only block is a `default`
  * proxy to a backend with an origin, with no permission, form or status modifier, error
- * handler, expected status, websockets, oauth2 or openapi anywhere on its way
- * (static `path`, `path_prefix`, `hostname`, `basic_auth` are fine). Access controls may guard
- * it when each is a `jwt` or `basic_auth` without error handlers: they read only the request's
- * headers, and a refusal is answered as the general path answers it (the control's challenge,
- * no error handler to run). Header modifiers may be set, as constants or as expressions that
+ * handler, expected status, websockets, oauth2 or openapi anywhere on its way (static `path`,
+ * `path_prefix`, `hostname`, `basic_auth` are fine). Access controls may guard it when each is
+ * a `jwt` or `basic_auth` without error handlers: they read only the request's headers, and a
+ * refusal is answered as the general path answers it (the control's challenge, no error
+ * handler to run). Header and query modifiers may be set, as constants or as expressions that
  * read `request` (not its body), `env`, `gateway` or `backends` and call none of the request's
  * functions: the response headers (`remove_/set_/add_response_headers`) of server, api,
- * endpoint and proxy, and the request headers and query parameters
- * (`remove_/set_/add_request_headers`, `remove_/set_/add_query_params`) of endpoint and proxy.
- * They are applied as the general path applies them, in its order. `custom_log_fields` of
- * server, api and endpoint under the same rules are evaluated once the route answered or
- * failed, as on the general path. Such a request needs no
- * body buffering and no response contexts: it is checked, forwarded and its answer given back,
- * with the same headers, URL, log fields and errors as the general path.
+ * endpoint, proxy and backend, and the request headers and query parameters
+ * (`remove_/set_/add_request_headers`, `remove_/set_/add_query_params`) of endpoint, proxy and
+ * backend; they are applied as the general path applies them, in its order. The
+ * `custom_log_fields` of server, api and endpoint, under the same rules, are evaluated once the
+ * route answered or failed, as on the general path. Such a request needs no body buffering and
+ * no response contexts: it is checked, forwarded and its answer given back, with the same
+ * headers, URL, log fields and errors as the general path.
  */
 import { addPrivateCaching } from '../access/private-caching.js';
 import type { AccessControlConfig, BackendConfig, CustomLogFields, Dyn, GatewayConfig, Modifiers } from '../config/model.js';
@@ -51,7 +51,9 @@ interface PlainProxy {
   readonly labels: readonly string[];
   /** The blocks with request header or query modifiers (endpoint, proxy), in the order they apply. */
   readonly requestModifiers: readonly RequestModifiers[];
-  /** The blocks with response header modifiers (server, api, endpoint, proxy), in the order they apply. */
+  /** The backend's request header or query modifiers (they apply after the body's headers), if it has some. */
+  readonly backendModifiers: readonly RequestModifiers[];
+  /** The blocks with response header modifiers (server, api, endpoint, proxy, backend), in the order they apply. */
   readonly responseModifiers: readonly Modifiers[];
   /** `custom_log_fields` of server, api and endpoint (the endpoint's list holds them all). */
   readonly logFields: CustomLogFields;
@@ -93,15 +95,21 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute): PlainPr
   if (plan.clientBody || plan.formModifiers || plan.loginLabels.size > 0) return null;
   if (proxy.url !== null || proxy.expectedStatus !== null || proxy.websockets !== null || proxy.dependsOn.length > 0) return null;
   const backend = config.backends[proxy.backend];
-  if (!backend || backend.origin === null || backend.oauth2 !== null || backend.openapi !== null || backend.customLogFields.length > 0 || !unmodified(backend.modifiers)) return null;
+  if (!backend || backend.origin === null || backend.oauth2 !== null || backend.openapi !== null || backend.customLogFields.length > 0 || !onlyPlainHeadersAndQuery(backend.modifiers)) return null;
   if (![backend.path, backend.pathPrefix, backend.hostname, backend.basicAuth].every(isStatic)) return null;
   const idHeader = config.settings.requestIdBackendHeader.toLowerCase();
   const host = backend.hostname?.kind === 'static' && backend.hostname.value ? backend.hostname.value : null;
   const basic = backend.basicAuth?.kind === 'static' && backend.basicAuth.value ? backend.basicAuth.value : null;
-  const requestModifiers = [endpoint.modifiers, proxy.modifiers].filter((m) => sets(m, REQUEST_HEADER_MODIFIERS) || sets(m, QUERY_MODIFIERS)).map((modifiers) => ({ modifiers, query: sets(modifiers, QUERY_MODIFIERS) }));
-  const responseModifiers = contexts.filter((m) => sets(m, RESPONSE_HEADER_MODIFIERS));
+  const requestModifiers = requestSide([endpoint.modifiers, proxy.modifiers]);
+  const backendModifiers = requestSide([backend.modifiers]);
+  const responseModifiers = [...contexts, backend.modifiers].filter((m) => sets(m, RESPONSE_HEADER_MODIFIERS));
   const authorization = basic === null ? null : `Basic ${Buffer.from(basic).toString('base64')}`;
-  return { backend, block: `proxy "${proxy.name}"`, host, authorization, idHeader, labels: endpoint.access.effective, requestModifiers, responseModifiers, logFields: endpoint.customLogFields };
+  return { backend, block: `proxy "${proxy.name}"`, host, authorization, idHeader, labels: endpoint.access.effective, requestModifiers, backendModifiers, responseModifiers, logFields: endpoint.customLogFields };
+}
+
+/** The blocks that set request headers or query parameters, in order. */
+function requestSide(blocks: readonly Modifiers[]): RequestModifiers[] {
+  return blocks.filter((m) => sets(m, REQUEST_HEADER_MODIFIERS) || sets(m, QUERY_MODIFIERS)).map((modifiers) => ({ modifiers, query: sets(modifiers, QUERY_MODIFIERS) }));
 }
 
 const RESPONSE_HEADER_MODIFIERS: ReadonlySet<string> = new Set<keyof Modifiers>(['removeResponseHeaders', 'setResponseHeaders', 'addResponseHeaders']);
@@ -151,9 +159,9 @@ const NO_VARIABLES: EvalScope = {
 };
 
 function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise<GatewayResponse> {
-  const { backend, block, host, authorization, idHeader, labels, requestModifiers, responseModifiers, logFields } = plain;
+  const { backend, block, host, authorization, idHeader, labels, requestModifiers, backendModifiers, responseModifiers, logFields } = plain;
   // The access controls' token_value and claims expressions, and the modifiers, read the request (request.context included).
-  const scoped = labels.length > 0 || requestModifiers.length > 0 || responseModifiers.length > 0;
+  const scoped = labels.length > 0 || requestModifiers.length > 0 || backendModifiers.length > 0 || responseModifiers.length > 0;
   const serve = async function plainProxyServe(ctx: EndpointContext, scope: RequestScope | null): Promise<GatewayResponse> {
     ctx.log.handler = 'endpoint';
     const request = ctx.request;
@@ -172,12 +180,11 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       headers['x-forwarded-for'] = prior === undefined ? request.clientIp : `${[prior].flat().join(', ')}, ${request.clientIp}`;
       const url = upstreamUrl({ backend, url: null, client: request.url, wildcard: request.wildcard, scope: NO_VARIABLES, block });
       // As the general path (proxyRequest): endpoint, then proxy; headers, then query.
-      for (const { modifiers, query } of requestModifiers) {
-        applyRequestHeaderModifiers(headers, modifiers, scope!);
-        if (query) applyQueryModifiers(url.searchParams, modifiers, scope!);
-      }
+      applyRequestModifiers(requestModifiers, headers, url, scope!);
       const body = hasClientBody(request.headers) ? ctx.incoming : null;
       setBodyHeaders(headers, body);
+      // The backend's, after the body's headers (finishBackendRequest); its expressions read no backend_request.
+      applyRequestModifiers(backendModifiers, headers, url, scope!);
       if (host !== null) headers['host'] = host;
       if (authorization !== null) headers['authorization'] = authorization;
       if (idHeader !== '') headers[idHeader] = request.id;
@@ -194,7 +201,7 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
     const privateCaching = labels.length > 0 && ctx.access.privateCaching(labels);
     const changes = responseModifiers.length > 0 || privateCaching || response.status === 204;
     const answer = changes ? copyOf(response.headers as HeaderRecord) : (response.headers as HeaderRecord);
-    // As the general path: server, api, endpoint, proxy (an evaluation error is not the backend's).
+    // As the general path: server, api, endpoint, proxy, backend (an evaluation error is not the backend's).
     try {
       for (const modifiers of responseModifiers) applyResponseHeaderModifiers(answer, modifiers, scope!);
     } catch (thrown) {
@@ -224,6 +231,13 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       ctx.log.blockCustom = evalCustomLogFields(logFields, scope, (error) => logCustomFieldsError(ctx.logSink, ctx.request.id, error));
     }
   };
+}
+
+function applyRequestModifiers(blocks: readonly RequestModifiers[], headers: HeaderRecord, url: URL, scope: EvalScope): void {
+  for (const { modifiers, query } of blocks) {
+    applyRequestHeaderModifiers(headers, modifiers, scope);
+    if (query) applyQueryModifiers(url.searchParams, modifiers, scope);
+  }
 }
 
 /**
