@@ -112,7 +112,7 @@ export interface BackendTimings {
 
 export interface BackendResponse {
   readonly status: number;
-  /** Lower-case names; `set-cookie` always an array. */
+  /** Lower-case names, no hop-by-hop header (the exchange drops them); `set-cookie` always an array. */
   readonly headers: Readonly<Record<string, string | readonly string[]>>;
   /** Streamed; the reader must consume or destroy it. */
   readonly body: Readable;

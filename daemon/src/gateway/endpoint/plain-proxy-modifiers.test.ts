@@ -41,7 +41,8 @@ ${backendAndJwt(origin, 'header = "X-Token"')}
  */
 function respond(req: SeenRequest, res: import('node:http').ServerResponse): void {
   const body = req.url.includes('/big') ? 'b'.repeat(200_000) : JSON.stringify({ url: req.url.replace(/^\/(plain|general)/, '<route>') });
-  res.writeHead(req.url.includes('/empty') ? 204 : 200, { 'content-type': 'application/json', 'cache-control': 'max-age=60', 'x-drop': 'gone', 'x-backend': 'origin', 'content-length': Buffer.byteLength(body) });
+  // X-Hop is named by Connection: a hop-by-hop header that neither path may pass on.
+  res.writeHead(req.url.includes('/empty') ? 204 : 200, { 'content-type': 'application/json', 'cache-control': 'max-age=60', 'x-drop': 'gone', 'x-backend': 'origin', connection: 'keep-alive, x-hop', 'x-hop': 'h', 'content-length': Buffer.byteLength(body) });
   res.end(req.url.includes('/empty') ? undefined : body);
 }
 
@@ -95,7 +96,7 @@ describe('a plain proxy route with header and query modifiers and log fields', (
       ['streamed', '/big', { 'x-token': token, 'user-agent': 'ua/2' }],
       ['no content', '/empty', { 'x-token': token }],
     ];
-    const names = ['x-server', 'x-backend', 'x-agent', 'x-sub', 'x-home', 'x-method', 'x-drop', 'cache-control', 'content-type', 'content-length', 'www-authenticate'];
+    const names = ['x-server', 'x-backend', 'x-agent', 'x-sub', 'x-home', 'x-method', 'x-drop', 'x-hop', 'cache-control', 'content-type', 'content-length', 'www-authenticate'];
     const seen = (prefix: string) => async ([, path, headers]: [string, string, Record<string, string>]) => {
       const res = await fetch(gw.url(`${prefix}${path}`), { headers });
       const body = await res.text();
@@ -114,7 +115,7 @@ describe('a plain proxy route with header and query modifiers and log fields', (
     expect(plain.map((r) => r.status)).toEqual([401, 200, 200, 204]);
     expect(plain[1]).toMatchObject({
       ownId: true,
-      headers: { 'x-server': 's', 'x-backend': 'server, endpoint', 'x-agent': 'ua/1', 'x-sub': 'ada', 'x-home': '/home/ada', 'x-method': 'get', 'x-drop': null, 'cache-control': 'max-age=60, private' },
+      headers: { 'x-server': 's', 'x-backend': 'server, endpoint', 'x-agent': 'ua/1', 'x-sub': 'ada', 'x-home': '/home/ada', 'x-method': 'get', 'x-drop': null, 'x-hop': null, 'cache-control': 'max-age=60, private' },
       body: '{"url":"<route>/x?q=1"}',
     });
     expect(plain[2]).toMatchObject({ ownId: true, body: '200000 bytes', headers: { 'x-agent': 'ua/2' } });

@@ -32,7 +32,7 @@ import type { EvalScope, RequestScope } from '../eval/request-scope.js';
 import type { HeaderRecord } from '../modifiers/header-modifiers.js';
 import { backendRequest } from './backend-request.js';
 import { hasClientBody } from './client-body.js';
-import { endToEndHeaders } from './hop-headers.js';
+import { copyHeaders, endToEndHeaders } from './hop-headers.js';
 import { discardBody, drainBody } from './read-all.js';
 import { PROXY_DROPPED_HEADERS, setBodyHeaders } from './upstream.js';
 import { upstreamUrl } from './upstream-url.js';
@@ -200,7 +200,7 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
     // the general path, so a streamed answer's line shows what the backend sent.
     const privateCaching = labels.length > 0 && ctx.access.privateCaching(labels);
     const changes = responseModifiers.length > 0 || privateCaching || response.status === 204;
-    const answer = changes ? copyOf(response.headers as HeaderRecord) : (response.headers as HeaderRecord);
+    const answer = changes ? copyHeaders(response.headers as HeaderRecord) : (response.headers as HeaderRecord);
     // As the general path: server, api, endpoint, proxy, backend (an evaluation error is not the backend's).
     try {
       for (const modifiers of responseModifiers) applyResponseHeaderModifiers(answer, modifiers, scope!);
@@ -238,17 +238,4 @@ function applyRequestModifiers(blocks: readonly RequestModifiers[], headers: Hea
     applyRequestHeaderModifiers(headers, modifiers, scope);
     if (query) applyQueryModifiers(url.searchParams, modifiers, scope);
   }
-}
-
-/**
- * A copy of the headers, made key by key from an empty object: its shapes are V8's shared
- * transitions from `{}`. A spread's copy took a hidden class of its own, and the modifiers'
- * first new header then made one more for every request: the runtime's migrations, a new
- * enumeration cache and inline-cache misses after it, about 19k instructions a request
- * (docs/performance-log.md, "A twenty-seventh machine").
- */
-function copyOf(headers: HeaderRecord): HeaderRecord {
-  const out: HeaderRecord = {};
-  for (const name in headers) out[name] = headers[name]!;
-  return out;
 }

@@ -66,6 +66,18 @@ class BlockEnv implements UpstreamEnv {
 export async function runBody(body: HandlerBody, env: BodyEnv): Promise<BodyOutcome | null> {
   // Not a spread: that would read `signal`, which is made only when used.
   const upstreamEnv = new BlockEnv(env, body, body.response ? null : 'default');
+  // One block in one stage (an endpoint's usual proxy): nothing to keep for other blocks.
+  const only = body.stages.length === 1 ? body.stages[0] : undefined;
+  if (only !== undefined && only.length === 1) {
+    const name = only[0] as string;
+    let result: UpstreamResult;
+    try {
+      result = await runUpstream(block(body, name) as UpstreamBlock, upstreamEnv);
+    } catch (error) {
+      throw asGatewayError(error, 'backend');
+    }
+    return outcomeOf(body, env, name === 'default' ? result : undefined);
+  }
   const results = new Map<string, UpstreamResult>();
   const failures = new Map<string, GatewayError>();
   const dependsOn = (name: string): readonly string[] => block(body, name)?.config.dependsOn ?? [];
@@ -91,11 +103,15 @@ export async function runBody(body: HandlerBody, env: BodyEnv): Promise<BodyOutc
     discard(results);
     throw mostDownstream(body.stages, failures);
   }
+  return outcomeOf(body, env, results.get('default'));
+}
+
+/** The client response: the response block's, else the `default` block's (`main`), else none. */
+function outcomeOf(body: HandlerBody, env: BodyEnv, main: UpstreamResult | undefined): BodyOutcome | null {
   const own: ResponseContext = { modifiers: body.modifiers, scope: env.scope, status: true };
   if (body.response) {
     return { response: responseFromBlock(body.response, env.scope), contexts: [own] };
   }
-  const main = results.get('default');
   if (!main) return null;
   return { response: { status: main.status, headers: main.headers, body: main.body }, contexts: [own, ...main.responseContexts] };
 }

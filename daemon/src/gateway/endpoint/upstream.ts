@@ -11,7 +11,7 @@ import { applyFormModifiers, applyQueryModifiers, hasFormModifiers, setParams } 
 import type { BodyPlan } from './body-plan.js';
 import { backendRequest } from './backend-request.js';
 import { hasClientBody } from './client-body.js';
-import { endToEndHeaders } from './hop-headers.js';
+import { copyHeaders, endToEndHeaders } from './hop-headers.js';
 import { discardBody, readAll } from './read-all.js';
 import type { ResponseContext } from './response-contexts.js';
 import { upstreamUrl } from './upstream-url.js';
@@ -58,7 +58,7 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   // Read when the backend log line is written, which may be before send() resolves for a small
   // body: the response head comes with the call, the body only once this block has read it.
   const customLogFields = (head: BackendResponseHead | null): Record<string, unknown> | null =>
-    backend.customLogFields.length === 0 ? null : evalCustomLogFields(backend.customLogFields, scope.forBackend(facts, resFacts ?? (head && { status: head.status, headers: endToEndHeaders(head.headers), body: null })), (error) => logCustomFieldsError(ctx.logSink, ctx.request.id, error, `backend "${backend.name}"`));
+    backend.customLogFields.length === 0 ? null : evalCustomLogFields(backend.customLogFields, scope.forBackend(facts, resFacts ?? (head && { status: head.status, headers: copyHeaders(head.headers as HeaderRecord), body: null })), (error) => logCustomFieldsError(ctx.logSink, ctx.request.id, error, `backend "${backend.name}"`));
   const response = await ctx.backends.get(backend.name).send(backendRequest(ctx, outgoing, name, customLogFields));
   const expected = block.config.expectedStatus;
   if (expected !== null && !expected.includes(response.status)) {
@@ -66,13 +66,14 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
     const wanted = env.plan.allResponseBodies || env.plan.responseBodies.has(name);
     const body = wanted ? (response.buffered ?? (await readAll(response.body, env.signal))) : null;
     if (!wanted && response.buffered === undefined) discardBody(response.body);
-    scope.recordBackendResponse(name, { status: response.status, headers: endToEndHeaders(response.headers), body });
+    scope.recordBackendResponse(name, { status: response.status, headers: copyHeaders(response.headers as HeaderRecord), body });
     throw new GatewayError('unexpected_status', `${block.kind} "${name}": backend "${backend.name}" answered ${response.status}, expected ${expected.join(', ')}`, { source: backend.name });
   }
   const streams = env.clientBlock === name && !env.plan.allResponseBodies && !env.plan.responseBodies.has(name) && !env.plan.backendResponseBodies.has(backend.name);
   // A small body was read whole already: given as it is, streamed or not.
   const body = response.buffered ?? (streams ? response.body : await readAll(response.body, env.signal));
-  const headers = endToEndHeaders(response.headers);
+  // The backend's headers are end-to-end already (the exchange dropped the hop-by-hop ones): a copy, since modifiers change it.
+  const headers = copyHeaders(response.headers as HeaderRecord);
   // A copy: response modifiers change `headers` later, and the variable shows the backend's answer.
   // A body on its way to the client untouched is not a variable (as when it streams).
   resFacts = { status: response.status, headers: { ...headers }, body: !streams && Buffer.isBuffer(body) ? body : null };
