@@ -9,7 +9,7 @@ import { logCustomFieldsError } from '../logs/log-sink.js';
 import { bodyPlanFor, type BodyPlan } from './body-plan.js';
 import { hasClientBody, readClientBody } from './client-body.js';
 import { noteRefusal } from './access-refusal.js';
-import { routeScope } from './route-scope.js';
+import { routeScope, withBlockLogFields } from './route-scope.js';
 import { compilePlainProxy, unmodified } from './plain-proxy.js';
 import { applyResponseContexts, type ModifiedResponse, type ResponseContext } from './response-contexts.js';
 import { discardBody } from './read-all.js';
@@ -123,15 +123,7 @@ function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logge
       return serve(ctx, routeScope(ctx));
     };
   }
-  // The block's fields (server → api → endpoint) see what the endpoint saw, once it answered or failed.
-  return async function endpointRequestWithLogFields(ctx: EndpointContext): Promise<GatewayResponse> {
-    const scope = routeScope(ctx);
-    try {
-      return await serve(ctx, scope);
-    } finally {
-      ctx.log.blockCustom = evalCustomLogFields(fields, scope, (error) => logCustomFieldsError(ctx.logSink, ctx.request.id, error));
-    }
-  };
+  return withBlockLogFields(fields, serve);
 }
 
 /** Loads what the login URLs of these labels need before anything evaluates them. */

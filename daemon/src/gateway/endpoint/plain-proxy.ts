@@ -19,13 +19,12 @@
 import { addPrivateCaching } from '../access/private-caching.js';
 import type { AccessControlConfig, BackendConfig, CustomLogFields, Dyn, GatewayConfig, Modifiers } from '../config/model.js';
 import { expressionRefs } from '../config/expr-refs.js';
-import { callsRequestFunctions, evalCustomLogFields } from '../eval/eval-dyn.js';
-import { logCustomFieldsError } from '../logs/log-sink.js';
+import { callsRequestFunctions } from '../eval/eval-dyn.js';
 import { applyRequestHeaderModifiers, applyResponseHeaderModifiers } from '../modifiers/header-modifiers.js';
 import { applyQueryModifiers } from '../modifiers/params-modifiers.js';
 import { bodyPlanFor } from './body-plan.js';
 import { noteRefusal } from './access-refusal.js';
-import { routeScope } from './route-scope.js';
+import { routeScope, withBlockLogFields } from './route-scope.js';
 import type { BackendResponse, EndpointContext, EndpointRoute, GatewayResponse } from '../contracts.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
 import type { EvalScope, RequestScope } from '../eval/request-scope.js';
@@ -222,15 +221,8 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       return serve(ctx, scoped ? routeScope(ctx) : null);
     };
   }
-  // As the general path: the fields see what the route saw, once it answered or failed.
-  return async function plainProxyRequestWithLogFields(ctx: EndpointContext): Promise<GatewayResponse> {
-    const scope = routeScope(ctx);
-    try {
-      return await serve(ctx, scope);
-    } finally {
-      ctx.log.blockCustom = evalCustomLogFields(logFields, scope, (error) => logCustomFieldsError(ctx.logSink, ctx.request.id, error));
-    }
-  };
+  // As the general path.
+  return withBlockLogFields(logFields, serve);
 }
 
 function applyRequestModifiers(blocks: readonly RequestModifiers[], headers: HeaderRecord, url: URL, scope: EvalScope): void {
