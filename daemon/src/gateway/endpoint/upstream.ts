@@ -58,7 +58,7 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   // Read when the backend log line is written, which may be before send() resolves for a small
   // body: the response head comes with the call, the body only once this block has read it.
   const customLogFields = (head: BackendResponseHead | null): Record<string, unknown> | null =>
-    backend.customLogFields.length === 0 ? null : evalCustomLogFields(backend.customLogFields, scope.forBackend(facts, resFacts ?? (head && { status: head.status, headers: copyHeaders(head.headers as HeaderRecord), body: null })), (error) => logCustomFieldsError(ctx.logSink, ctx.request.id, error, `backend "${backend.name}"`));
+    backend.customLogFields.length === 0 ? null : evalCustomLogFields(backend.customLogFields, scope.forBackend(facts, resFacts ?? (head && { status: head.status, headers: head.headers, body: null })), (error) => logCustomFieldsError(ctx.logSink, ctx.request.id, error, `backend "${backend.name}"`));
   const response = await ctx.backends.get(backend.name).send(backendRequest(ctx, outgoing, name, customLogFields));
   const expected = block.config.expectedStatus;
   if (expected !== null && !expected.includes(response.status)) {
@@ -66,17 +66,17 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
     const wanted = env.plan.allResponseBodies || env.plan.responseBodies.has(name);
     const body = wanted ? (response.buffered ?? (await readAll(response.body, env.signal))) : null;
     if (!wanted && response.buffered === undefined) discardBody(response.body);
-    scope.recordBackendResponse(name, { status: response.status, headers: copyHeaders(response.headers as HeaderRecord), body });
+    scope.recordBackendResponse(name, { status: response.status, headers: response.headers, body });
     throw new GatewayError('unexpected_status', `${block.kind} "${name}": backend "${backend.name}" answered ${response.status}, expected ${expected.join(', ')}`, { source: backend.name });
   }
   const streams = env.clientBlock === name && !env.plan.allResponseBodies && !env.plan.responseBodies.has(name) && !env.plan.backendResponseBodies.has(backend.name);
   // A small body was read whole already: given as it is, streamed or not.
   const body = response.buffered ?? (streams ? response.body : await readAll(response.body, env.signal));
-  // The backend's headers are end-to-end already (the exchange dropped the hop-by-hop ones): a copy, since modifiers change it.
-  const headers = copyHeaders(response.headers as HeaderRecord);
-  // A copy: response modifiers change `headers` later, and the variable shows the backend's answer.
+  // The backend's headers are end-to-end already (the exchange dropped the hop-by-hop ones). The
+  // response modifiers change a copy; the variables (read only) show the backend's answer itself.
   // A body on its way to the client untouched is not a variable (as when it streams).
-  resFacts = { status: response.status, headers: { ...headers }, body: !streams && Buffer.isBuffer(body) ? body : null };
+  const headers = copyHeaders(response.headers as HeaderRecord);
+  resFacts = { status: response.status, headers: response.headers, body: !streams && Buffer.isBuffer(body) ? body : null };
   const contexts: ResponseContext[] = [
     ...(block.kind === 'proxy' ? [{ modifiers: block.config.modifiers, scope, status: false }] : []),
     // websockets: the block's response modifiers apply to the backend's answer to the upgrade.
