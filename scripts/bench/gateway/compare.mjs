@@ -124,7 +124,9 @@ for (const [kind, rounds] of Object.entries(runs)) {
     const of = (key) => median(rounds.map((round) => round.get(target)[key]));
     const relative = target === targets[0] ? '' : `  ${median(rounds.map((round) => round.get(target).cpu / round.get(targets[0]).cpu)).toFixed(3)}x the bare proxy's CPU [${rounds.map((round) => (round.get(target).cpu / round.get(targets[0]).cpu).toFixed(2)).join(' ')}]`;
     // At a fixed rate the tail is the figure users feel: each round's p99.
-    const tail = kind === 'rate' ? `  p99 ${of('p99Ms').toFixed(2)} ms [${rounds.map((round) => round.get(target).p99).join(' ')}]` : '';
+    // A target that could not keep up with the asked rate ran saturated: its tail is not a paced one.
+    const held = kind !== 'rate' || of('rps') >= RATE * 0.95 ? '' : `  (${RATE} req/s not held: saturated; lower BENCH_RATE)`;
+    const tail = kind === 'rate' ? `  p99 ${of('p99Ms').toFixed(2)} ms [${rounds.map((round) => round.get(target).p99).join(' ')}]${held}` : '';
     console.log(`  ${target.name.padEnd(44)} ${of('rps').toFixed(0).padStart(6)} req/s  cpu ${of('cpu').toFixed(1).padStart(5)} µs/req (main ${of('main').toFixed(1)})${relative}${tail}`);
   }
 }
