@@ -13,8 +13,10 @@ export const BENCH_ITEM = JSON.stringify({ id: 1, items: Array.from({ length: 20
  * before (no target; it shows what an expression costs a route, such as the requests an
  * evaluator cache once kept alive: docs/performance-log.md); `/fwd/**` is `/open/**` with a
  * request header evaluated per request and a query parameter added (the plain handler since
- * 2026-11-30, the general handler before; no target either); `/gen/**` is `/open/**` under an
- * api with an error handler, which the plain handler does not run: the general handler's cost.
+ * 2026-11-30, the general handler before; no target either); `/err/**` is `/open/**` under an
+ * api with an error handler for timeouts (the plain handler since the twenty-ninth machine, the general handler
+ * before); `/gen/**` the same with a handler reading `backend_requests.default`, which the plain
+ * handler does not record: the general handler's cost.
  */
 export function porticoConfig(port, backendPort, revision, accessLines) {
   return `server "bench" {
@@ -61,10 +63,27 @@ export function porticoConfig(port, backendPort, revision, accessLines) {
     }
   }
   api {
+    base_path = "/err"
+    error_handler "backend_timeout" {
+      response {
+        status = 504
+      }
+    }
+    endpoint "/**" {
+      proxy {
+        backend {
+          origin = "http://127.0.0.1:${backendPort}"
+          path   = "/**"
+        }
+      }
+    }
+  }
+  api {
     base_path = "/gen"
     error_handler "backend_timeout" {
       response {
         status = 504
+        headers = { x-url = backend_requests.default.url }
       }
     }
     endpoint "/**" {

@@ -1,4 +1,4 @@
-import type { ApiConfig, BackendConfig, CustomLogFields, Dyn, EndpointConfig, GatewayConfig, HandlerBody, Modifiers, ServerConfig } from '../config/model.js';
+import type { ApiConfig, BackendConfig, Dyn, EndpointConfig, GatewayConfig, HandlerBody, Modifiers, ServerConfig } from '../config/model.js';
 import { collectBodyReads, emptyBodyReads, type BodyReads } from '../eval/body-refs.js';
 import { collectLoginLabels } from '../eval/login-refs.js';
 import { hasFormModifiers } from '../modifiers/params-modifiers.js';
@@ -39,13 +39,10 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
     collectBodyReads(dyn.expr, into);
     if (allLogins.length > 0) collectLoginLabels(dyn.expr, allLogins, loginLabels);
   };
-  const addLogFields = (fields: CustomLogFields, into: BodyReads): void => {
-    for (const dyn of fields) addDyn(dyn, into);
-  };
   let formModifiers = false;
   const backendResponseBodies = new Set<string>();
   const addModifiers = (m: Modifiers): void => {
-    for (const dyn of Object.values(m)) addDyn(dyn as Dyn<unknown> | null, reads);
+    for (const dyn of modifierDyns(m)) addDyn(dyn, reads);
     if (hasFormModifiers(m)) formModifiers = true;
   };
   const addBackend = (name: string): void => {
@@ -53,7 +50,6 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
     if (!backend) return;
     const own = emptyBodyReads();
     for (const dyn of backendDyns(backend)) addDyn(dyn, own);
-    for (const dyn of Object.values(backend.modifiers)) addDyn(dyn as Dyn<unknown> | null, own);
     if (hasFormModifiers(backend.modifiers)) formModifiers = true;
     merge(reads, own);
     if (own.backendResponse) backendResponseBodies.add(name);
@@ -63,18 +59,13 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
     if (backend.openapi !== null) reads.clientBody = true;
   };
   const addBody = (body: HandlerBody): void => {
-    addLogFields(body.customLogFields, reads);
-    addModifiers(body.modifiers);
+    for (const dyn of bodyDyns(body)) addDyn(dyn, reads);
+    if (hasFormModifiers(body.modifiers)) formModifiers = true;
     for (const p of body.proxies) {
-      addDyn(p.url, reads);
-      addModifiers(p.modifiers);
+      if (hasFormModifiers(p.modifiers)) formModifiers = true;
       addBackend(p.backend);
     }
-    for (const r of body.requests) {
-      for (const dyn of [r.url, r.method, r.body, r.jsonBody, r.formBody, r.headers, r.queryParams]) addDyn(dyn as Dyn<unknown> | null, reads);
-      addBackend(r.backend);
-    }
-    if (body.response) for (const dyn of [body.response.status, body.response.body, body.response.jsonBody, body.response.headers]) addDyn(dyn as Dyn<unknown> | null, reads);
+    for (const r of body.requests) addBackend(r.backend);
     for (const handler of body.errorHandlers) addBody(handler);
   };
   // Access controls run first: a token_value or claims expression, or an access control's
@@ -108,8 +99,25 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
   };
 }
 
-function backendDyns(b: BackendConfig): (Dyn<unknown> | null)[] {
-  return [b.hostname, b.path, b.pathPrefix, b.basicAuth, ...b.customLogFields];
+/**
+ * The expressions of a body's own attributes: its log fields and modifiers, its proxies' and
+ * requests' (not their backends'), its response block's; not its error handlers'.
+ */
+export function* bodyDyns(body: HandlerBody): Generator<Dyn<unknown>> {
+  const all: (Dyn<unknown> | null)[] = [...body.customLogFields, ...modifierDyns(body.modifiers)];
+  for (const p of body.proxies) all.push(p.url, ...modifierDyns(p.modifiers));
+  for (const r of body.requests) all.push(r.url, r.method, r.body, r.jsonBody, r.formBody, r.headers, r.queryParams);
+  if (body.response) all.push(body.response.status, body.response.body, body.response.jsonBody, body.response.headers);
+  for (const dyn of all) if (dyn !== null) yield dyn;
+}
+
+/** The expressions of a backend block: its attributes, log fields and modifiers. */
+export function backendDyns(b: BackendConfig): (Dyn<unknown> | null)[] {
+  return [b.hostname, b.path, b.pathPrefix, b.basicAuth, ...b.customLogFields, ...modifierDyns(b.modifiers)];
+}
+
+function modifierDyns(m: Modifiers): (Dyn<unknown> | null)[] {
+  return Object.values(m) as (Dyn<unknown> | null)[];
 }
 
 function merge(into: BodyReads, from: BodyReads): void {

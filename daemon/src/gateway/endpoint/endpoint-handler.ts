@@ -1,19 +1,17 @@
-import type { AccessControl, EndpointConfig, ErrorHandlerConfig, HandlerBody, Modifiers, Permission } from '../config/model.js';
+import type { AccessControl, EndpointConfig, Modifiers, Permission } from '../config/model.js';
 import type { EndpointContext, EndpointHandler, EndpointRoute, GatewayResponse, GuardContext } from '../contracts.js';
-import { asGatewayError, GatewayError, handlerSpecificity } from '../errors/error-types.js';
-import { addPrivateCaching } from '../access/private-caching.js';
+import { GatewayError } from '../errors/error-types.js';
 import { evalCustomLogFields, evalDyn } from '../eval/eval-dyn.js';
 import { FORM_MEDIA_TYPE, mediaType } from '../eval/http-variables.js';
 import type { RequestScope } from '../eval/request-scope.js';
 import { logCustomFieldsError } from '../logs/log-sink.js';
 import { bodyPlanFor, type BodyPlan } from './body-plan.js';
 import { hasClientBody, readClientBody } from './client-body.js';
-import { noteRefusal } from './access-refusal.js';
+import { finishOutcome, passAccessControls, runWithHandlers, type ServeLogger } from './error-handling.js';
 import { routeScope, withBlockLogFields } from './route-scope.js';
 import { compilePlainProxy, unmodified } from './plain-proxy.js';
-import { applyResponseContexts, type ModifiedResponse, type ResponseContext } from './response-contexts.js';
-import { discardBody } from './read-all.js';
-import { EndpointBodyEnv, runBody, type BodyEnv, type BodyOutcome } from './run-body.js';
+import { applyResponseContexts } from './response-contexts.js';
+import { EndpointBodyEnv, type BodyEnv, type BodyOutcome } from './run-body.js';
 import { NO_MODIFIERS } from '../config/build-common.js';
 
 /**
@@ -26,7 +24,7 @@ import { NO_MODIFIERS } from '../config/build-common.js';
  */
 export interface EndpointHandlerOptions {
   /** Receives configuration warnings met while serving (e.g. `set_response_status = 204` dropping a body). */
-  readonly logger?: { warn(message: string, fields?: Record<string, unknown>): void };
+  readonly logger?: ServeLogger;
 }
 
 type RouteHandler = (ctx: EndpointContext) => Promise<GatewayResponse>;
@@ -35,7 +33,7 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
   // Routes that were not compiled when applied (direct callers, tests) are compiled on first use.
   const compiled = new WeakMap<EndpointConfig, RouteHandler>();
   const compile = function compileRoute(route: EndpointRoute): RouteHandler {
-    return compilePlainProxy(route) ?? compileEndpoint(route, logger);
+    return compilePlainProxy(route, logger) ?? compileEndpoint(route, logger);
   };
   return {
     compile,
@@ -103,19 +101,7 @@ function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logge
     const env = new EndpointBodyEnv(ctx, scope, plan);
     const state: EndpointRun = { ctx, scope, env, refused: false };
     const outcome = await run(state);
-    const contexts: ResponseContext[] = outer.map((modifiers) => ({ modifiers, scope, status: false }));
-    let response: ModifiedResponse;
-    try {
-      response = applyResponseContexts({ ...outcome.response }, contexts.length === 0 ? outcome.contexts : [...contexts, ...outcome.contexts]);
-    } catch (thrown) {
-      // A modifier's expression failed: the error is answered instead, and a streamed body nobody will read is let go.
-      const body = outcome.response.body;
-      if (body !== null && !Buffer.isBuffer(body)) discardBody(body);
-      throw thrown;
-    }
-    if (response.warning !== undefined) logger?.warn(response.warning, { endpoint: ctx.endpoint.path, uid: ctx.request.id });
-    if (!state.refused && labels.length > 0 && ctx.access.privateCaching(labels)) addPrivateCaching(response.headers);
-    return { status: response.status, headers: response.headers, body: response.body };
+    return finishOutcome(outcome, outer, scope, ctx, logger, !state.refused && labels.length > 0 && ctx.access.privateCaching(labels));
   };
   const fields = endpoint.customLogFields;
   if (fields.length === 0) {
@@ -163,33 +149,6 @@ function runEndpointBody(run: EndpointRun): Promise<BodyOutcome> {
   return runWithHandlers(ctx.endpoint, ctx.api?.errorHandlers ?? [], env, () => checkPermission(ctx, scope));
 }
 
-/**
- * Runs the access controls; null when every one passes. A refusal goes to the failing
- * control's own error_handler (most specific); unhandled, it is thrown with its challenge.
- */
-async function passAccessControls(labels: readonly string[], env: BodyEnv): Promise<BodyOutcome | null> {
-  try {
-    await env.ctx.access.enforce(labels, env.scope, env.ctx.log, env);
-    return null;
-  } catch (thrown) {
-    const error = noteRefusal(thrown, env.ctx.log);
-    const handlers = error.source === null ? [] : (env.ctx.config.accessControls[error.source]?.errorHandlers ?? []);
-    const handler = mostSpecific(handlers, error);
-    if (!handler) throw error;
-    chosen(handler, env);
-    const handled = await runHandler(handler, env);
-    if (!handled) throw error;
-    return handled;
-  }
-}
-
-/** Names the handler that answers in the access line, with its custom_log_fields. */
-function chosen(handler: ErrorHandlerConfig, env: BodyEnv): void {
-  env.ctx.log.handler = `error_handler:${handler.kinds.join(',')}`;
-  if (handler.customLogFields.length === 0) return;
-  env.ctx.log.handlerCustom = evalCustomLogFields(handler.customLogFields, env.scope, (error) => logCustomFieldsError(env.ctx.logSink, env.ctx.request.id, error, 'error_handler'));
-}
-
 /** Files and spa blocks run their access controls' error handlers as an endpoint without blocks of its own. */
 const staticEndpoints = new WeakMap<AccessControl, EndpointConfig>();
 function staticEndpoint(path: string, access: AccessControl): EndpointConfig {
@@ -217,56 +176,6 @@ function staticEndpoint(path: string, access: AccessControl): EndpointConfig {
 }
 
 
-
-/** Runs `body`; its errors go to the most specific of its own handlers, else of `outer` (the api's for an endpoint). */
-async function runWithHandlers(body: HandlerBody, outer: readonly ErrorHandlerConfig[], env: BodyEnv, before?: () => void): Promise<BodyOutcome> {
-  let error: GatewayError;
-  try {
-    before?.();
-    const outcome = await runBody(body, env);
-    if (outcome) return outcome;
-    error = asGatewayError(new Error('the endpoint produced no response: it has neither a response block nor a default proxy or request'));
-  } catch (thrown) {
-    error = asGatewayError(thrown);
-  }
-  env.ctx.log.errorType = error.kind;
-  env.ctx.log.errorDetail = error.detail;
-  const handler = mostSpecific(body.errorHandlers, error) ?? mostSpecific(outer, error);
-  if (!handler) throw error;
-  chosen(handler, env);
-  const handled = await runHandler(handler, env);
-  // A handler that gives no response (only requests, e.g. a notification) leaves the error to be rendered.
-  if (!handled) throw error;
-  return handled;
-}
-
-async function runHandler(handler: ErrorHandlerConfig, env: BodyEnv): Promise<BodyOutcome | null> {
-  try {
-    const outcome = await runBody(handler, env);
-    if (outcome) return outcome;
-    // Its modifiers (headers, status) still apply to nothing: the original error is rendered.
-    return null;
-  } catch (thrown) {
-    const error = asGatewayError(thrown);
-    env.ctx.log.errorType = error.kind;
-    env.ctx.log.errorDetail = error.detail;
-    const nested = mostSpecific(handler.errorHandlers, error);
-    if (!nested) throw error;
-    chosen(nested, env);
-    const handled = await runHandler(nested, env);
-    if (!handled) throw error;
-    return handled;
-  }
-}
-
-function mostSpecific(handlers: readonly ErrorHandlerConfig[], error: GatewayError): ErrorHandlerConfig | undefined {
-  let best: { handler: ErrorHandlerConfig; depth: number } | undefined;
-  for (const handler of handlers) {
-    const depth = handlerSpecificity(handler.kinds, error.kind);
-    if (depth !== null && (best === undefined || depth < best.depth)) best = { handler, depth };
-  }
-  return best?.handler;
-}
 
 /**
  * `beta_required_permission`, checked once the access controls passed (so a permission

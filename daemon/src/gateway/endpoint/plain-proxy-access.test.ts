@@ -1,7 +1,7 @@
-// A plain proxy route guarded by jwt or basic_auth controls without error handlers is compiled
-// into the plain proxy handler, which runs the controls itself. It must answer, log and count
-// exactly as the general path does: the same route under an api with an (unrelated) error
-// handler takes the general path, and both see the same requests.
+// A plain proxy route guarded by jwt or basic_auth controls is compiled into the plain proxy
+// handler, which runs the controls itself. It must answer, log and count exactly as the general
+// path does: the same route under an api with an (unrelated) error handler that reads the
+// proxy's exchange takes the general path, and both see the same requests.
 import { describe, expect, it } from 'vitest';
 import { loadOk } from '../config/testing/config-files.js';
 import { accessLines, basic, startAccessGateway } from '../access/testing/access-gateway.js';
@@ -10,7 +10,7 @@ import { startBackend } from './testing/endpoint-gateway.js';
 import { backendAndJwt, plainAndGeneralServer, tokToken } from './testing/guarded-backend.js';
 
 
-/** `/plain/**` compiles plain; `/general/**` is the same route inside an api whose error handler (for a timeout) forces the general path. */
+/** `/plain/**` compiles plain; `/general/**` is the same route inside an api whose error handler forces the general path. */
 function config(origin: string, controls = 'access_control = ["tok", "pw"]'): string {
   return `
 ${plainAndGeneralServer(controls)}
@@ -25,7 +25,7 @@ ${backendAndJwt(origin, 'header = "X-Token"')}
 }
 
 describe('a plain proxy route behind jwt and basic_auth', () => {
-  it('compiles to the plain handler only when its controls are jwt or basic_auth without error handlers', async () => {
+  it('compiles to the plain handler only when its controls are jwt or basic_auth whose error handlers read no proxy exchange', async () => {
     const compiled = async (hcl: string, path: string): Promise<boolean> => {
       const cfg = await loadOk({ 'portico.hcl': hcl });
       const server = cfg.servers[0]!;
@@ -36,8 +36,10 @@ describe('a plain proxy route behind jwt and basic_auth', () => {
     const hcl = config('http://127.0.0.1:9');
     expect(await compiled(hcl, '/plain/**')).toBe(true);
     expect(await compiled(hcl, '/**')).toBe(false);
-    const handled = hcl.replace('basic_auth "pw" {', 'basic_auth "pw" {\n    error_handler "basic_auth" {\n      response {\n        status = 418\n      }\n    }');
-    expect(await compiled(handled, '/plain/**')).toBe(false);
+    const handled = (status: string) => hcl.replace('basic_auth "pw" {', `basic_auth "pw" {\n    error_handler "basic_auth" {\n      response {\n        status = ${status}\n      }\n    }`);
+    expect(await compiled(handled('418'), '/plain/**')).toBe(true);
+    expect(await compiled(handled('backend_responses.default.status'), '/plain/**')).toBe(false);
+    expect(await compiled(handled('length(backend_requests)'), '/plain/**')).toBe(false);
   });
 
   it('refuses, forwards, logs and counts as the general path', async () => {

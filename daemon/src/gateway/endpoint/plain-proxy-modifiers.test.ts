@@ -2,15 +2,15 @@
 // proxy, the request header and query modifiers of its endpoint and proxy, and custom_log_fields
 // (constants, or expressions reading `request` without its body, `env`, `gateway`, `backends`):
 // the plain handler applies and evaluates them itself. It must answer, log and count exactly as
-// the general path does: the same route under an api with an (unrelated) error handler takes the
-// general path, and both see the same requests.
+// the general path does: the same route under an api with an (unrelated) error handler that reads
+// the proxy's exchange takes the general path, and both see the same requests.
 import { describe, expect, it } from 'vitest';
 import { loadOk } from '../config/testing/config-files.js';
 import { accessLines, startAccessGateway } from '../access/testing/access-gateway.js';
 import type { GatewayLogRecord } from '../contracts.js';
 import { compilePlainProxy } from './plain-proxy.js';
 import { startBackend, type SeenRequest } from './testing/endpoint-gateway.js';
-import { backendAndJwt, plainAndGeneralServer, tokToken } from './testing/guarded-backend.js';
+import { backendAndJwt, GENERAL_PATH_HANDLER, plainAndGeneralServer, sendBoth, tokToken } from './testing/guarded-backend.js';
 
 const ENDPOINT_MODIFIERS = `
     access_control = ["tok"]
@@ -24,7 +24,7 @@ const ENDPOINT_MODIFIERS = `
     }
     remove_response_headers = ["x-drop"]`;
 
-/** `/plain/**` compiles plain; `/general/**` is the same route inside an api whose error handler (for a timeout) forces the general path. */
+/** `/plain/**` compiles plain; `/general/**` is the same route inside an api whose error handler forces the general path. */
 function config(origin: string, endpointModifiers = ENDPOINT_MODIFIERS, proxyModifiers = ''): string {
   return `
 ${plainAndGeneralServer(endpointModifiers, 'set_response_headers = { x-server = "s", x-backend = "server" }', proxyModifiers)}
@@ -102,12 +102,7 @@ describe('a plain proxy route with header and query modifiers and log fields', (
       const picked = Object.fromEntries(shown.map((n) => [n, res.headers.get(n)]));
       return { status: res.status, headers: picked, ownId: res.headers.get('x-request') === res.headers.get('gateway-request-id'), body: res.status >= 400 ? '' : body.length > 1000 ? `${body.length} bytes` : body };
     };
-    const plain = [];
-    const general = [];
-    for (const c of cases) {
-      plain.push(await seen('/plain')(c));
-      general.push(await seen('/general')(c));
-    }
+    const { plain, general } = await sendBoth(cases, seen);
     expect(plain).toEqual(general);
     expect(plain.map((r) => r.status)).toEqual([401, 200, 200, 204]);
     expect(plain[1]).toMatchObject({
@@ -275,11 +270,7 @@ server {
   api {
     base_path = "/general"
     custom_log_fields = { api = true }
-    error_handler "backend_timeout" {
-      response {
-        status = 504
-      }
-    }
+    ${GENERAL_PATH_HANDLER}
     endpoint "/**" {
       ${endpoint}
       proxy {

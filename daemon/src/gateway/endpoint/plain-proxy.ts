@@ -1,32 +1,37 @@
 /**
  * The compiled handler of a plain proxy route: an endpoint whose only block is a `default`
- * proxy to a backend with an origin, with no permission, form or status modifier, error
- * handler, expected status, websockets, oauth2 or openapi anywhere on its way (static `path`,
- * `path_prefix`, `hostname`, `basic_auth` are fine). Access controls may guard it when each is
- * a `jwt` or `basic_auth` without error handlers: they read only the request's headers, and a
- * refusal is answered as the general path answers it (the control's challenge, no error
- * handler to run). Header and query modifiers may be set, as constants or as expressions that
- * read `request` (not its body), `env`, `gateway` or `backends` and call none of the request's
- * functions: the response headers (`remove_/set_/add_response_headers`) of server, api,
- * endpoint, proxy and backend, and the request headers and query parameters
- * (`remove_/set_/add_request_headers`, `remove_/set_/add_query_params`) of endpoint, proxy and
- * backend; they are applied as the general path applies them, in its order. The
- * `custom_log_fields` of server, api and endpoint, under the same rules, are evaluated once the
- * route answered or failed, as on the general path. Such a request needs no body buffering and
- * no response contexts: it is checked, forwarded and its answer given back, with the same
- * headers, URL, log fields and errors as the general path.
+ * proxy to a backend with an origin, with no permission, form or status modifier, expected
+ * status, websockets, oauth2 or openapi anywhere on its way (static `path`, `path_prefix`,
+ * `hostname`, `basic_auth` are fine). Access controls may guard it when each is a `jwt` or
+ * `basic_auth`: they read only the request's headers. Error handlers (the access controls',
+ * the endpoint's, the api's) may be there when none of them reads the proxy's exchange
+ * (`backend_requests.default`, `backend_responses.default`), which this handler does not
+ * record: a failure is answered by error-handling.ts as on the general path. Header and
+ * query modifiers may be set, as constants or as expressions that read `request` (not its
+ * body), `env`, `gateway` or `backends` and call none of the request's functions: the response
+ * headers (`remove_/set_/add_response_headers`) of server, api, endpoint, proxy and backend,
+ * and the request headers and query parameters (`remove_/set_/add_request_headers`,
+ * `remove_/set_/add_query_params`) of endpoint, proxy and backend; they are applied as the
+ * general path applies them, in its order. The `custom_log_fields` of server, api and
+ * endpoint, under the same rules, are evaluated once the route answered or failed, as on the
+ * general path. Such a request needs no body buffering and no response contexts: it is
+ * checked, forwarded and its answer given back, with the same headers, URL, log fields and
+ * errors as the general path.
  */
 import { addPrivateCaching } from '../access/private-caching.js';
-import type { AccessControlConfig, BackendConfig, CustomLogFields, Dyn, GatewayConfig, Modifiers } from '../config/model.js';
+import type { AccessControlConfig, BackendConfig, CustomLogFields, Dyn, ErrorHandlerConfig, GatewayConfig, Modifiers } from '../config/model.js';
 import { expressionRefs } from '../config/expr-refs.js';
 import { callsRequestFunctions } from '../eval/eval-dyn.js';
 import { applyRequestHeaderModifiers, applyResponseHeaderModifiers } from '../modifiers/header-modifiers.js';
 import { applyQueryModifiers } from '../modifiers/params-modifiers.js';
-import { bodyPlanFor } from './body-plan.js';
+import { backendDyns, bodyDyns, bodyPlanFor, type BodyPlan } from './body-plan.js';
 import { noteRefusal } from './access-refusal.js';
 import { routeScope, withBlockLogFields } from './route-scope.js';
 import type { BackendResponse, EndpointContext, EndpointRoute, GatewayResponse } from '../contracts.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
+import { stepName } from '../eval/lenient-traversals.js';
+import { answerError, answerRefusal, finishOutcome, type ServeLogger } from './error-handling.js';
+import { EndpointBodyEnv } from './run-body.js';
 import type { EvalScope, RequestScope } from '../eval/request-scope.js';
 import type { HeaderRecord } from '../modifiers/header-modifiers.js';
 import { backendRequest } from './backend-request.js';
@@ -56,6 +61,21 @@ interface PlainProxy {
   readonly responseModifiers: readonly Modifiers[];
   /** `custom_log_fields` of server, api and endpoint (the endpoint's list holds them all). */
   readonly logFields: CustomLogFields;
+  /** How a failure is answered when an error handler may answer it, else null (it is thrown). */
+  readonly failures: Failures | null;
+}
+
+/** What the error handlers of a plain route need. */
+interface Failures {
+  readonly plan: BodyPlan;
+  /** Server's and api's modifiers that change something: a handler's answer passes them first. */
+  readonly outer: readonly Modifiers[];
+  /** An access control on the way has error handlers: a refusal goes to them. */
+  readonly refusals: boolean;
+  /** The endpoint's error handlers, then the api's: any other failure goes to them. */
+  readonly own: readonly ErrorHandlerConfig[];
+  readonly api: readonly ErrorHandlerConfig[];
+  readonly logger: ServeLogger | undefined;
 }
 
 /** A block's request-side modifiers; `query` when it has query modifiers (the URL's parameters are made only then). */
@@ -70,22 +90,49 @@ const PLAIN_GUARDS: ReadonlySet<AccessControlConfig['kind']> = new Set(['jwt', '
 function plainGuards(config: GatewayConfig, labels: readonly string[]): boolean {
   return labels.every((label) => {
     const control = config.accessControls[label];
-    return control !== undefined && PLAIN_GUARDS.has(control.kind) && control.errorHandlers.length === 0;
+    return control !== undefined && PLAIN_GUARDS.has(control.kind) && plainHandlers(config, control.errorHandlers);
+  });
+}
+
+/** The variables of backend exchanges: a plain route records none for its proxy. */
+const EXCHANGE_ROOTS: ReadonlySet<string> = new Set(['backend_requests', 'backend_responses']);
+
+/**
+ * True when no expression of these error handlers (their blocks, their backends, their nested
+ * handlers) reads the plain proxy's exchange: `backend_requests.default`, `backend_responses.default`,
+ * or either as a whole. Their own requests' exchanges are theirs to read.
+ */
+function plainHandlers(config: GatewayConfig, handlers: readonly ErrorHandlerConfig[]): boolean {
+  return handlers.every((handler) => {
+    const backends = [...handler.proxies, ...handler.requests].map((block) => config.backends[block.backend]);
+    const dyns = [...bodyDyns(handler), ...backends.flatMap((backend) => (backend ? backendDyns(backend) : []))];
+    return dyns.every(readsNoProxyExchange) && plainHandlers(config, handler.errorHandlers);
+  });
+}
+
+function readsNoProxyExchange(dyn: Dyn<unknown> | null): boolean {
+  if (dyn === null || dyn.kind !== 'expr') return true;
+  return expressionRefs(dyn.expr).variables.every((v) => {
+    if (!EXCHANGE_ROOTS.has(v.root)) return true;
+    const label = stepName(v.steps[0]);
+    return label !== undefined && label !== 'default';
   });
 }
 
 /** The plain proxy handler of `route`, or null when the route uses anything the general path must run. */
-export function compilePlainProxy(route: EndpointRoute): ((ctx: EndpointContext) => Promise<GatewayResponse>) | null {
-  const plain = plainProxyOf(route);
+export function compilePlainProxy(route: EndpointRoute, logger?: ServeLogger): ((ctx: EndpointContext) => Promise<GatewayResponse>) | null {
+  const plain = plainProxyOf(route, logger);
   return plain === null ? null : plainProxyHandler(plain);
 }
 
-function plainProxyOf({ config, server, api, endpoint }: EndpointRoute): PlainProxy | null {
+function plainProxyOf({ config, server, api, endpoint }: EndpointRoute, logger: ServeLogger | undefined): PlainProxy | null {
   const proxy = endpoint.proxies[0];
   if (endpoint.proxies.length !== 1 || proxy === undefined || proxy.name !== 'default') return null;
-  if (endpoint.requests.length > 0 || endpoint.response !== null || endpoint.errorHandlers.length > 0 || endpoint.requiredPermission !== null) return null;
+  if (endpoint.requests.length > 0 || endpoint.response !== null || endpoint.requiredPermission !== null) return null;
   if (!plainGuards(config, endpoint.access.effective) || !endpoint.customLogFields.every(plainDyn)) return null;
-  if (api && (api.errorHandlers.length > 0 || api.requiredPermission !== null)) return null;
+  if (api && api.requiredPermission !== null) return null;
+  const apiHandlers = api?.errorHandlers ?? [];
+  if (!plainHandlers(config, endpoint.errorHandlers) || !plainHandlers(config, apiHandlers)) return null;
   // Server and api have response header modifiers only (the schema's); endpoint and proxy may change the request too.
   const contexts = [server.modifiers, ...(api ? [api.modifiers] : []), endpoint.modifiers, proxy.modifiers];
   if (!contexts.every(onlyPlainHeadersAndQuery)) return null;
@@ -103,7 +150,12 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute): PlainPr
   const backendModifiers = requestSide([backend.modifiers]);
   const responseModifiers = [...contexts, backend.modifiers].filter((m) => sets(m, RESPONSE_HEADER_MODIFIERS));
   const authorization = basic === null ? null : `Basic ${Buffer.from(basic).toString('base64')}`;
-  return { backend, block: `proxy "${proxy.name}"`, host, authorization, idHeader, labels: endpoint.access.effective, requestModifiers, backendModifiers, responseModifiers, logFields: endpoint.customLogFields };
+  const labels = endpoint.access.effective;
+  const refusals = labels.some((label) => (config.accessControls[label]?.errorHandlers.length ?? 0) > 0);
+  const handled = refusals || endpoint.errorHandlers.length > 0 || apiHandlers.length > 0;
+  const outer = [server.modifiers, ...(api ? [api.modifiers] : [])].filter((m) => !unmodified(m));
+  const failures: Failures | null = handled ? { plan, outer, refusals, own: endpoint.errorHandlers, api: apiHandlers, logger } : null;
+  return { backend, block: `proxy "${proxy.name}"`, host, authorization, idHeader, labels, requestModifiers, backendModifiers, responseModifiers, logFields: endpoint.customLogFields, failures };
 }
 
 /** The blocks that set request headers or query parameters, in order. */
@@ -158,7 +210,7 @@ const NO_VARIABLES: EvalScope = {
 };
 
 function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise<GatewayResponse> {
-  const { backend, block, host, authorization, idHeader, labels, requestModifiers, backendModifiers, responseModifiers, logFields } = plain;
+  const { backend, block, host, authorization, idHeader, labels, requestModifiers, backendModifiers, responseModifiers, logFields, failures } = plain;
   // The access controls' token_value and claims expressions, and the modifiers, read the request (request.context included).
   const scoped = labels.length > 0 || requestModifiers.length > 0 || backendModifiers.length > 0 || responseModifiers.length > 0;
   const serve = async function plainProxyServe(ctx: EndpointContext, scope: RequestScope | null): Promise<GatewayResponse> {
@@ -168,7 +220,10 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       try {
         await ctx.access.enforce(labels, scope!, ctx.log, ctx);
       } catch (thrown) {
-        throw noteRefusal(thrown, ctx.log);
+        if (failures === null || !failures.refusals) throw noteRefusal(thrown, ctx.log);
+        // As the general path: the refusing control's handler answers, without private caching.
+        const outcome = await answerRefusal(thrown, new EndpointBodyEnv(ctx, scope!, failures.plan));
+        return finishOutcome(outcome, failures.outer, scope!, ctx, failures.logger, false);
       }
     }
     let response: BackendResponse;
@@ -192,7 +247,11 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       const error = asGatewayError(thrown, 'backend');
       ctx.log.errorType = error.kind;
       ctx.log.errorDetail = error.detail;
-      throw error;
+      if (failures === null || (failures.own.length === 0 && failures.api.length === 0)) throw error;
+      // Without modifiers or access controls the scope was not needed so far: a new one holds what this one would.
+      const handlerScope = scope ?? routeScope(ctx);
+      const outcome = await answerError(error, failures.own, failures.api, new EndpointBodyEnv(ctx, handlerScope, failures.plan));
+      return finishOutcome(outcome, failures.outer, handlerScope, ctx, failures.logger, labels.length > 0 && ctx.access.privateCaching(labels));
     }
     // The backend's headers are this request's own (hop-by-hop headers already dropped), and its
     // backend line reads them when the body ends: what the gateway changes goes into a copy, as on

@@ -21,10 +21,21 @@ export function tokToken(claims: Record<string, unknown>): Promise<string> {
 }
 
 /**
+ * An api error handler that never answers in these tests (no proxy has an expected status) but
+ * reads the proxy's exchange, which a plain route does not record: its route takes the general path.
+ */
+export const GENERAL_PATH_HANDLER = `error_handler "unexpected_status" {
+      response {
+        status = 502
+        headers = { x-url = backend_requests.default.url }
+      }
+    }`;
+
+/**
  * A `server` whose `/plain/**` endpoint (with `endpointLines` and a `default` proxy to backend
  * "b" with `proxyLines`) compiles to the plain proxy handler, and whose `/general/**` is the
- * same endpoint inside an api with an unrelated error handler (for a timeout), which makes it
- * take the general path: tests send both the same requests and compare what they answer and log.
+ * same endpoint inside an api with GENERAL_PATH_HANDLER, which makes it take the general path:
+ * tests send both the same requests and compare what they answer and log.
  */
 export function plainAndGeneralServer(endpointLines: string, serverLines = '', proxyLines = ''): string {
   const endpoint = (pattern: string) => `endpoint "${pattern}" {
@@ -40,12 +51,19 @@ export function plainAndGeneralServer(endpointLines: string, serverLines = '', p
   ${endpoint('/plain/**')}
   api {
     base_path = "/general"
-    error_handler "backend_timeout" {
-      response {
-        status = 504
-      }
-    }
+    ${GENERAL_PATH_HANDLER}
     ${endpoint('/**')}
   }
 }`;
+}
+
+/** Sends each case to `/plain` then `/general` in turn (so both see the same moments) and gives what `seen` made of each. */
+export async function sendBoth<C, R>(cases: readonly C[], seen: (prefix: string) => (c: C) => Promise<R>): Promise<{ plain: R[]; general: R[] }> {
+  const plain: R[] = [];
+  const general: R[] = [];
+  for (const c of cases) {
+    plain.push(await seen('/plain')(c));
+    general.push(await seen('/general')(c));
+  }
+  return { plain, general };
 }
