@@ -1,13 +1,13 @@
-import type { AccessControl, EndpointConfig, Modifiers, Permission } from '../config/model.js';
+import type { AccessControl, EndpointConfig, Modifiers } from '../config/model.js';
 import type { EndpointContext, EndpointHandler, EndpointRoute, GatewayResponse, GuardContext } from '../contracts.js';
-import { GatewayError } from '../errors/error-types.js';
-import { evalCustomLogFields, evalDyn } from '../eval/eval-dyn.js';
+import { evalCustomLogFields } from '../eval/eval-dyn.js';
 import { FORM_MEDIA_TYPE, mediaType } from '../eval/http-variables.js';
 import type { RequestScope } from '../eval/request-scope.js';
 import { logCustomFieldsError } from '../logs/log-sink.js';
 import { bodyPlanFor, type BodyPlan } from './body-plan.js';
 import { hasClientBody, readClientBody } from './client-body.js';
 import { finishOutcome, passAccessControls, runWithHandlers, type ServeLogger } from './error-handling.js';
+import { checkPermission } from './permission.js';
 import { routeScope, withBlockLogFields } from './route-scope.js';
 import { compilePlainProxy, unmodified } from './plain-proxy.js';
 import { applyResponseContexts } from './response-contexts.js';
@@ -173,44 +173,4 @@ function staticEndpoint(path: string, access: AccessControl): EndpointConfig {
     staticEndpoints.set(access, endpoint);
   }
   return endpoint;
-}
-
-
-
-/**
- * `beta_required_permission`, checked once the access controls passed (so a permission
- * expression may read `request.context`): a method missing from a per-method object is not
- * permitted (405); a permission not granted is `beta_insufficient_permissions`, which the
- * endpoint's and api's error handlers can catch.
- */
-function checkPermission(ctx: EndpointContext, scope: RequestScope): void {
-  const dyn = ctx.endpoint.requiredPermission;
-  if (dyn === null) return;
-  const value = evalDyn<Permission | Record<string, unknown>>(dyn, scope);
-  if (value === null) return;
-  const method = ctx.request.method;
-  let required: string;
-  if (typeof value === 'string') required = value;
-  else if (typeof value === 'object' && !Array.isArray(value)) {
-    const byMethod = upperKeys(value);
-    const found = byMethod[method] ?? (STANDARD_METHODS.includes(method) ? byMethod['*'] : undefined);
-    if (found === undefined) {
-      const permitted = STANDARD_METHODS.filter((m) => byMethod[m] !== undefined || byMethod['*'] !== undefined).concat(Object.keys(byMethod).filter((m) => m !== '*' && !STANDARD_METHODS.includes(m)));
-      throw new GatewayError('method_not_allowed', `method ${method} is not permitted by beta_required_permission`, { headers: { Allow: permitted.join(', ') } });
-    }
-    if (typeof found !== 'string') throw new GatewayError('evaluation', `beta_required_permission for ${method} is not a string`);
-    required = found;
-  } else throw new GatewayError('evaluation', 'beta_required_permission must give a string or an object of strings');
-  scope.setRequiredPermission(required);
-  if (required === '' || scope.grantedPermissions.includes(required)) return;
-  ctx.log.denial = { type: 'beta_insufficient_permissions', label: null };
-  throw new GatewayError('beta_insufficient_permissions', `required permission ${JSON.stringify(required)} not granted${scope.grantedPermissions.length === 0 ? ' (no permissions granted)' : ''}`);
-}
-
-const STANDARD_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-
-function upperKeys(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k === '*' ? '*' : k.toUpperCase()] = v;
-  return out;
 }

@@ -3,11 +3,9 @@
 // path does: the same route under an api with an (unrelated) error handler that reads the
 // proxy's exchange takes the general path, and both see the same requests.
 import { describe, expect, it } from 'vitest';
-import { loadOk } from '../config/testing/config-files.js';
 import { accessLines, basic, startAccessGateway } from '../access/testing/access-gateway.js';
-import { compilePlainProxy } from './plain-proxy.js';
 import { startBackend } from './testing/endpoint-gateway.js';
-import { backendAndJwt, plainAndGeneralServer, tokToken } from './testing/guarded-backend.js';
+import { backendAndJwt, compilesPlain, plainAndGeneralServer, tokToken } from './testing/guarded-backend.js';
 
 
 /** `/plain/**` compiles plain; `/general/**` is the same route inside an api whose error handler forces the general path. */
@@ -26,13 +24,7 @@ ${backendAndJwt(origin, 'header = "X-Token"')}
 
 describe('a plain proxy route behind jwt and basic_auth', () => {
   it('compiles to the plain handler only when its controls are jwt or basic_auth whose error handlers read no proxy exchange', async () => {
-    const compiled = async (hcl: string, path: string): Promise<boolean> => {
-      const cfg = await loadOk({ 'portico.hcl': hcl });
-      const server = cfg.servers[0]!;
-      const api = server.apis.find((a) => a.endpoints.some((e) => e.pattern === path)) ?? null;
-      const endpoint = (api ? api.endpoints : server.endpoints).find((e) => e.pattern === path)!;
-      return compilePlainProxy({ config: cfg, server, api, endpoint }) !== null;
-    };
+    const compiled = (hcl: string, path: string): Promise<boolean> => compilesPlain(hcl, path);
     const hcl = config('http://127.0.0.1:9');
     expect(await compiled(hcl, '/plain/**')).toBe(true);
     expect(await compiled(hcl, '/**')).toBe(false);

@@ -5,12 +5,10 @@
 // the general path does: the same route under an api with an (unrelated) error handler that reads
 // the proxy's exchange takes the general path, and both see the same requests.
 import { describe, expect, it } from 'vitest';
-import { loadOk } from '../config/testing/config-files.js';
 import { accessLines, startAccessGateway } from '../access/testing/access-gateway.js';
 import type { GatewayLogRecord } from '../contracts.js';
-import { compilePlainProxy } from './plain-proxy.js';
 import { startBackend, type SeenRequest } from './testing/endpoint-gateway.js';
-import { backendAndJwt, GENERAL_PATH_HANDLER, plainAndGeneralServer, sendBoth, tokToken } from './testing/guarded-backend.js';
+import { backendAndJwt, compilesPlain, GENERAL_PATH_HANDLER, plainAndGeneralServer, sendBoth, tokToken } from './testing/guarded-backend.js';
 
 const ENDPOINT_MODIFIERS = `
     access_control = ["tok"]
@@ -46,12 +44,8 @@ function respond(req: SeenRequest, res: import('node:http').ServerResponse): voi
   res.end(req.url.includes('/empty') ? undefined : body);
 }
 
-async function compiles(hcl: string, path: string): Promise<boolean> {
-  const cfg = await loadOk({ 'portico.hcl': hcl }, { HOME_DIR: '/home/ada' });
-  const server = cfg.servers[0]!;
-  const api = server.apis.find((a) => a.endpoints.some((e) => e.pattern === path)) ?? null;
-  const endpoint = (api ? api.endpoints : server.endpoints).find((e) => e.pattern === path)!;
-  return compilePlainProxy({ config: cfg, server, api, endpoint }) !== null;
+function compiles(hcl: string, path: string): Promise<boolean> {
+  return compilesPlain(hcl, path, undefined, { HOME_DIR: '/home/ada' });
 }
 
 describe('a plain proxy route with header and query modifiers and log fields', () => {

@@ -1,16 +1,17 @@
 /**
  * The compiled handler of a plain proxy route: an endpoint whose only block is a `default`
- * proxy to a backend with an origin, with no permission, form or status modifier, expected
- * status, websockets, oauth2 or openapi anywhere on its way (static `path`, `path_prefix`,
- * `hostname`, `basic_auth` are fine). Access controls may guard it when each is a `jwt` or
- * `basic_auth`: they read only the request's headers. Error handlers (the access controls',
- * the endpoint's, the api's) may be there when none of them reads the proxy's exchange
- * (`backend_requests.default`, `backend_responses.default`), which this handler does not
- * record: a failure is answered by error-handling.ts as on the general path. Header and
- * query modifiers may be set, as constants or as expressions that read `request` (not its
- * body), `env`, `gateway` or `backends` and call none of the request's functions: the response
- * headers (`remove_/set_/add_response_headers`) of server, api, endpoint, proxy and backend,
- * and the request headers and query parameters (`remove_/set_/add_request_headers`,
+ * proxy to a backend with an origin, with no form or status modifier, websockets, oauth2 or
+ * openapi anywhere on its way (static `path`, `path_prefix`, `hostname`, `basic_auth` are
+ * fine). Access controls may guard it when each is a `jwt` or `basic_auth`: they read only the
+ * request's headers. A `beta_required_permission` (under the modifiers' rules below) is checked
+ * once they passed, and a proxy's `expected_status` once the backend answered. Error handlers
+ * (the access controls', the endpoint's, the api's) may be there when none of them reads the
+ * proxy's exchange (`backend_requests.default`, `backend_responses.default`), which this
+ * handler does not record: a failure is answered by error-handling.ts as on the general path.
+ * Header and query modifiers may be set, as constants or as expressions that read `request`
+ * (not its body), `env`, `gateway` or `backends` and call none of the request's functions: the
+ * response headers (`remove_/set_/add_response_headers`) of server, api, endpoint, proxy and
+ * backend, and the request headers and query parameters (`remove_/set_/add_request_headers`,
  * `remove_/set_/add_query_params`) of endpoint, proxy and backend; they are applied as the
  * general path applies them, in its order. The `custom_log_fields` of server, api and
  * endpoint, under the same rules, are evaluated once the route answered or failed, as on the
@@ -38,13 +39,16 @@ import { backendRequest } from './backend-request.js';
 import { hasClientBody } from './client-body.js';
 import { copyHeaders, endToEndHeaders } from './hop-headers.js';
 import { discardBody, drainBody } from './read-all.js';
-import { PROXY_DROPPED_HEADERS, setBodyHeaders } from './upstream.js';
+import { PROXY_DROPPED_HEADERS, setBodyHeaders, unexpectedStatus } from './upstream.js';
+import { checkPermission } from './permission.js';
 import { upstreamUrl } from './upstream-url.js';
 
 /** What a plain proxy request needs, resolved at load. */
 interface PlainProxy {
   readonly backend: BackendConfig;
   readonly block: string;
+  /** The proxy's `expected_status`, or null. */
+  readonly expected: readonly number[] | null;
   /** A static `hostname` for the Host header, or null. */
   readonly host: string | null;
   /** The Authorization header of a static `basic_auth`, or null. */
@@ -53,6 +57,8 @@ interface PlainProxy {
   readonly idHeader: string;
   /** The access controls to pass first (jwt and basic_auth only), in order. */
   readonly labels: readonly string[];
+  /** `beta_required_permission` is set: checked once the access controls passed. */
+  readonly permission: boolean;
   /** The blocks with request header or query modifiers (endpoint, proxy), in the order they apply. */
   readonly requestModifiers: readonly RequestModifiers[];
   /** The backend's request header or query modifiers (they apply after the body's headers), if it has some. */
@@ -128,9 +134,10 @@ export function compilePlainProxy(route: EndpointRoute, logger?: ServeLogger): (
 function plainProxyOf({ config, server, api, endpoint }: EndpointRoute, logger: ServeLogger | undefined): PlainProxy | null {
   const proxy = endpoint.proxies[0];
   if (endpoint.proxies.length !== 1 || proxy === undefined || proxy.name !== 'default') return null;
-  if (endpoint.requests.length > 0 || endpoint.response !== null || endpoint.requiredPermission !== null) return null;
+  if (endpoint.requests.length > 0 || endpoint.response !== null) return null;
   if (!plainGuards(config, endpoint.access.effective) || !endpoint.customLogFields.every(plainDyn)) return null;
-  if (api && api.requiredPermission !== null) return null;
+  // The endpoint's permission, else its api's (the configuration folds them into the endpoint's).
+  if (endpoint.requiredPermission !== null && !plainDyn(endpoint.requiredPermission)) return null;
   const apiHandlers = api?.errorHandlers ?? [];
   if (!plainHandlers(config, endpoint.errorHandlers) || !plainHandlers(config, apiHandlers)) return null;
   // Server and api have response header modifiers only (the schema's); endpoint and proxy may change the request too.
@@ -139,7 +146,7 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute, logger: 
   // What the modifiers' expressions read: the client body (or all of `request`), or a login's URL, are the general path's.
   const plan = bodyPlanFor(config, server, api, endpoint);
   if (plan.clientBody || plan.formModifiers || plan.loginLabels.size > 0) return null;
-  if (proxy.url !== null || proxy.expectedStatus !== null || proxy.websockets !== null || proxy.dependsOn.length > 0) return null;
+  if (proxy.url !== null || proxy.websockets !== null || proxy.dependsOn.length > 0) return null;
   const backend = config.backends[proxy.backend];
   if (!backend || backend.origin === null || backend.oauth2 !== null || backend.openapi !== null || backend.customLogFields.length > 0 || !onlyPlainHeadersAndQuery(backend.modifiers)) return null;
   if (![backend.path, backend.pathPrefix, backend.hostname, backend.basicAuth].every(isStatic)) return null;
@@ -155,7 +162,8 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute, logger: 
   const handled = refusals || endpoint.errorHandlers.length > 0 || apiHandlers.length > 0;
   const outer = [server.modifiers, ...(api ? [api.modifiers] : [])].filter((m) => !unmodified(m));
   const failures: Failures | null = handled ? { plan, outer, refusals, own: endpoint.errorHandlers, api: apiHandlers, logger } : null;
-  return { backend, block: `proxy "${proxy.name}"`, host, authorization, idHeader, labels, requestModifiers, backendModifiers, responseModifiers, logFields: endpoint.customLogFields, failures };
+  const permission = endpoint.requiredPermission !== null;
+  return { backend, block: `proxy "${proxy.name}"`, expected: proxy.expectedStatus, host, authorization, idHeader, labels, permission, requestModifiers, backendModifiers, responseModifiers, logFields: endpoint.customLogFields, failures };
 }
 
 /** The blocks that set request headers or query parameters, in order. */
@@ -210,9 +218,9 @@ const NO_VARIABLES: EvalScope = {
 };
 
 function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise<GatewayResponse> {
-  const { backend, block, host, authorization, idHeader, labels, requestModifiers, backendModifiers, responseModifiers, logFields, failures } = plain;
-  // The access controls' token_value and claims expressions, and the modifiers, read the request (request.context included).
-  const scoped = labels.length > 0 || requestModifiers.length > 0 || backendModifiers.length > 0 || responseModifiers.length > 0;
+  const { backend, block, expected, host, authorization, idHeader, labels, permission, requestModifiers, backendModifiers, responseModifiers, logFields, failures } = plain;
+  // The access controls' token_value and claims expressions, the permission and the modifiers read the request (request.context included).
+  const scoped = labels.length > 0 || permission || requestModifiers.length > 0 || backendModifiers.length > 0 || responseModifiers.length > 0;
   const serve = async function plainProxyServe(ctx: EndpointContext, scope: RequestScope | null): Promise<GatewayResponse> {
     ctx.log.handler = 'endpoint';
     const request = ctx.request;
@@ -228,6 +236,8 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
     }
     let response: BackendResponse;
     try {
+      // As the general path: the permission once the controls passed, its error the handlers' to answer.
+      if (permission) checkPermission(ctx, scope!);
       // As the general path (upstream.ts proxyRequest and finishBackendRequest), in its order.
       const headers = endToEndHeaders(request.headers, PROXY_DROPPED_HEADERS);
       const prior = headers['x-forwarded-for'];
@@ -243,6 +253,11 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       if (authorization !== null) headers['authorization'] = authorization;
       if (idHeader !== '') headers[idHeader] = request.id;
       response = await ctx.backends.get(backend.name).send(backendRequest(ctx, { method: request.method, url, headers, body }, 'default'));
+      if (expected !== null && !expected.includes(response.status)) {
+        // No expression of this route reads the answer (`backend_responses.default`): let go.
+        if (response.buffered === undefined) discardBody(response.body);
+        throw unexpectedStatus(block, backend.name, response.status, expected);
+      }
     } catch (thrown) {
       const error = asGatewayError(thrown, 'backend');
       ctx.log.errorType = error.kind;

@@ -67,7 +67,7 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
     const body = wanted ? (response.buffered ?? (await readAll(response.body, env.signal))) : null;
     if (!wanted && response.buffered === undefined) discardBody(response.body);
     scope.recordBackendResponse(name, { status: response.status, headers: response.headers, body });
-    throw new GatewayError('unexpected_status', `${block.kind} "${name}": backend "${backend.name}" answered ${response.status}, expected ${expected.join(', ')}`, { source: backend.name });
+    throw unexpectedStatus(`${block.kind} "${name}"`, backend.name, response.status, expected);
   }
   const streams = env.clientBlock === name && !env.plan.allResponseBodies && !env.plan.responseBodies.has(name) && !env.plan.backendResponseBodies.has(backend.name);
   // A small body was read whole already: given as it is, streamed or not.
@@ -85,6 +85,11 @@ export async function runUpstream(block: UpstreamBlock, env: UpstreamEnv): Promi
   ];
   scope.recordBackendResponse(name, resFacts);
   return { name, status: response.status, headers, body, responseContexts: contexts };
+}
+
+/** The error of a block whose backend answered a status its `expected_status` does not list. */
+export function unexpectedStatus(block: string, backend: string, status: number, expected: readonly number[]): GatewayError {
+  return new GatewayError('unexpected_status', `${block}: backend "${backend}" answered ${status}, expected ${expected.join(', ')}`, { source: backend });
 }
 
 type Outgoing = { method: string; url: URL; headers: HeaderRecord; body: BackendRequest['body'] };

@@ -1,4 +1,6 @@
 import { SignJWT } from 'jose';
+import { loadOk } from '../../config/testing/config-files.js';
+import { compilePlainProxy } from '../plain-proxy.js';
 
 /** The HS256 secret of the `tok` jwt in `backendAndJwt`. */
 export const JWT_SECRET = 'a-test-secret-of-enough-length-0123456789';
@@ -21,10 +23,10 @@ export function tokToken(claims: Record<string, unknown>): Promise<string> {
 }
 
 /**
- * An api error handler that never answers in these tests (no proxy has an expected status) but
+ * An api error handler that never answers in these tests (no backend validates against OpenAPI) but
  * reads the proxy's exchange, which a plain route does not record: its route takes the general path.
  */
-export const GENERAL_PATH_HANDLER = `error_handler "unexpected_status" {
+export const GENERAL_PATH_HANDLER = `error_handler "backend_openapi_validation" {
       response {
         status = 502
         headers = { x-url = backend_requests.default.url }
@@ -66,4 +68,17 @@ export async function sendBoth<C, R>(cases: readonly C[], seen: (prefix: string)
     general.push(await seen('/general')(c));
   }
   return { plain, general };
+}
+
+/**
+ * True when the endpoint `pattern` of `hcl` compiles to the plain proxy handler: the one under the
+ * api whose base path is `base`, else the first api's or the server's holding that pattern.
+ */
+export async function compilesPlain(hcl: string, pattern: string, base?: string, env: Record<string, string> = {}): Promise<boolean> {
+  const cfg = await loadOk({ 'portico.hcl': hcl }, env);
+  const server = cfg.servers[0]!;
+  const api = server.apis.find((a) => (base === undefined ? a.endpoints.some((e) => e.pattern === pattern) : a.basePath === base)) ?? null;
+  const endpoint = (api ? api.endpoints : server.endpoints).find((e) => e.pattern === pattern);
+  if (!endpoint) throw new Error(`no endpoint ${pattern}${base === undefined ? '' : ` under ${base}`}`);
+  return compilePlainProxy({ config: cfg, server, api, endpoint }) !== null;
 }

@@ -1,0 +1,43 @@
+import type { Permission } from '../config/model.js';
+import type { EndpointContext } from '../contracts.js';
+import { GatewayError } from '../errors/error-types.js';
+import { evalDyn } from '../eval/eval-dyn.js';
+import type { RequestScope } from '../eval/request-scope.js';
+
+/**
+ * `beta_required_permission`, checked once the access controls passed (so a permission
+ * expression may read `request.context`): a method missing from a per-method object is not
+ * permitted (405); a permission not granted is `beta_insufficient_permissions`, which the
+ * endpoint's and api's error handlers can catch.
+ */
+export function checkPermission(ctx: EndpointContext, scope: RequestScope): void {
+  const dyn = ctx.endpoint.requiredPermission;
+  if (dyn === null) return;
+  const value = evalDyn<Permission | Record<string, unknown>>(dyn, scope);
+  if (value === null) return;
+  const method = ctx.request.method;
+  let required: string;
+  if (typeof value === 'string') required = value;
+  else if (typeof value === 'object' && !Array.isArray(value)) {
+    const byMethod = upperKeys(value);
+    const found = byMethod[method] ?? (STANDARD_METHODS.includes(method) ? byMethod['*'] : undefined);
+    if (found === undefined) {
+      const permitted = STANDARD_METHODS.filter((m) => byMethod[m] !== undefined || byMethod['*'] !== undefined).concat(Object.keys(byMethod).filter((m) => m !== '*' && !STANDARD_METHODS.includes(m)));
+      throw new GatewayError('method_not_allowed', `method ${method} is not permitted by beta_required_permission`, { headers: { Allow: permitted.join(', ') } });
+    }
+    if (typeof found !== 'string') throw new GatewayError('evaluation', `beta_required_permission for ${method} is not a string`);
+    required = found;
+  } else throw new GatewayError('evaluation', 'beta_required_permission must give a string or an object of strings');
+  scope.setRequiredPermission(required);
+  if (required === '' || scope.grantedPermissions.includes(required)) return;
+  ctx.log.denial = { type: 'beta_insufficient_permissions', label: null };
+  throw new GatewayError('beta_insufficient_permissions', `required permission ${JSON.stringify(required)} not granted${scope.grantedPermissions.length === 0 ? ' (no permissions granted)' : ''}`);
+}
+
+const STANDARD_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+function upperKeys(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k === '*' ? '*' : k.toUpperCase()] = v;
+  return out;
+}
