@@ -103,12 +103,12 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
  * The expressions of a body's own attributes: its log fields and modifiers, its proxies' and
  * requests' (not their backends'), its response block's; not its error handlers'.
  */
-export function* bodyDyns(body: HandlerBody): Generator<Dyn<unknown>> {
+export function bodyDyns(body: HandlerBody): (Dyn<unknown> | null)[] {
   const all: (Dyn<unknown> | null)[] = [...body.customLogFields, ...modifierDyns(body.modifiers)];
   for (const p of body.proxies) all.push(p.url, ...modifierDyns(p.modifiers));
   for (const r of body.requests) all.push(r.url, r.method, r.body, r.jsonBody, r.formBody, r.headers, r.queryParams);
   if (body.response) all.push(body.response.status, body.response.body, body.response.jsonBody, body.response.headers);
-  for (const dyn of all) if (dyn !== null) yield dyn;
+  return all;
 }
 
 /** The expressions of a backend block: its attributes, log fields and modifiers. */
