@@ -1,11 +1,12 @@
 /**
  * The compiled handler of a plain proxy route: an endpoint whose only block is a `default`
- * proxy to a backend with an origin, with no form or status modifier, websockets, oauth2 or
- * openapi anywhere on its way (static `path`, `path_prefix`, `hostname`, `basic_auth` are
- * fine). Access controls may guard it when each is a `jwt` or `basic_auth`: they read only the
- * request's headers. A `beta_required_permission` (under the modifiers' rules below) is checked
- * once they passed, and a proxy's `expected_status` once the backend answered. Error handlers
- * (the access controls', the endpoint's, the api's) may be there when none of them reads the
+ * proxy, with no form or status modifier, websockets, oauth2 or openapi anywhere on its way
+ * (the proxy's `url` and the backend's `path`, `path_prefix`, `hostname` and `basic_auth` may be
+ * constants or expressions under the modifiers' rules below). Access controls may guard it
+ * when each is a `jwt` or `basic_auth`: they read only the request's headers. A
+ * `beta_required_permission` (under the same rules) is checked once they passed, and a proxy's
+ * `expected_status` once the backend answered. Error handlers (the access controls', the
+ * endpoint's, the api's) may be there when none of them reads the
  * proxy's exchange (`backend_requests.default`, `backend_responses.default`), which this
  * handler does not record: a failure is answered by error-handling.ts as on the general path.
  * Header and query modifiers may be set, as constants or as expressions that read `request`
@@ -22,7 +23,7 @@
 import { addPrivateCaching } from '../access/private-caching.js';
 import type { AccessControlConfig, BackendConfig, CustomLogFields, Dyn, ErrorHandlerConfig, GatewayConfig, Modifiers } from '../config/model.js';
 import { expressionRefs } from '../config/expr-refs.js';
-import { callsRequestFunctions } from '../eval/eval-dyn.js';
+import { callsRequestFunctions, evalDyn, evalOptional } from '../eval/eval-dyn.js';
 import { applyRequestHeaderModifiers, applyResponseHeaderModifiers } from '../modifiers/header-modifiers.js';
 import { applyQueryModifiers } from '../modifiers/params-modifiers.js';
 import { backendDyns, bodyDyns, bodyPlanFor, type BodyPlan } from './body-plan.js';
@@ -47,6 +48,13 @@ import { upstreamUrl } from './upstream-url.js';
 interface PlainProxy {
   readonly backend: BackendConfig;
   readonly block: string;
+  /** The proxy's `url`, or null. */
+  readonly url: Dyn<string> | null;
+  /** The url or the backend's path, path_prefix, hostname or basic_auth is an expression: they read the request's variables. */
+  readonly addressed: boolean;
+  /** The backend's `hostname` and `basic_auth` when they are expressions (evaluated per request), else null. */
+  readonly hostExpr: Dyn<string> | null;
+  readonly basicAuthExpr: Dyn<string> | null;
   /** The proxy's `expected_status`, or null. */
   readonly expected: readonly number[] | null;
   /** A static `hostname` for the Host header, or null. */
@@ -146,10 +154,12 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute, logger: 
   // What the modifiers' expressions read: the client body (or all of `request`), or a login's URL, are the general path's.
   const plan = bodyPlanFor(config, server, api, endpoint);
   if (plan.clientBody || plan.formModifiers || plan.loginLabels.size > 0) return null;
-  if (proxy.url !== null || proxy.websockets !== null || proxy.dependsOn.length > 0) return null;
+  if (proxy.websockets !== null || proxy.dependsOn.length > 0) return null;
   const backend = config.backends[proxy.backend];
-  if (!backend || backend.origin === null || backend.oauth2 !== null || backend.openapi !== null || backend.customLogFields.length > 0 || !onlyPlainHeadersAndQuery(backend.modifiers)) return null;
-  if (![backend.path, backend.pathPrefix, backend.hostname, backend.basicAuth].every(isStatic)) return null;
+  if (!backend || backend.oauth2 !== null || backend.openapi !== null || backend.customLogFields.length > 0 || !onlyPlainHeadersAndQuery(backend.modifiers)) return null;
+  // The URL's parts and the backend's Host and credentials: constants, or expressions under the modifiers' rules.
+  const addressing = [proxy.url, backend.path, backend.pathPrefix, backend.hostname, backend.basicAuth];
+  if (!addressing.every((dyn) => dyn === null || plainDyn(dyn))) return null;
   const idHeader = config.settings.requestIdBackendHeader.toLowerCase();
   const host = backend.hostname?.kind === 'static' && backend.hostname.value ? backend.hostname.value : null;
   const basic = backend.basicAuth?.kind === 'static' && backend.basicAuth.value ? backend.basicAuth.value : null;
@@ -163,7 +173,9 @@ function plainProxyOf({ config, server, api, endpoint }: EndpointRoute, logger: 
   const outer = [server.modifiers, ...(api ? [api.modifiers] : [])].filter((m) => !unmodified(m));
   const failures: Failures | null = handled ? { plan, outer, refusals, own: endpoint.errorHandlers, api: apiHandlers, logger } : null;
   const permission = endpoint.requiredPermission !== null;
-  return { backend, block: `proxy "${proxy.name}"`, expected: proxy.expectedStatus, host, authorization, idHeader, labels, permission, requestModifiers, backendModifiers, responseModifiers, logFields: endpoint.customLogFields, failures };
+  const addressed = addressing.some((dyn) => dyn?.kind === 'expr');
+  const dynamic = (dyn: Dyn<string> | null) => (dyn?.kind === 'expr' ? dyn : null);
+  return { backend, block: `proxy "${proxy.name}"`, url: proxy.url, addressed, hostExpr: dynamic(backend.hostname), basicAuthExpr: dynamic(backend.basicAuth), expected: proxy.expectedStatus, host, authorization, idHeader, labels, permission, requestModifiers, backendModifiers, responseModifiers, logFields: endpoint.customLogFields, failures };
 }
 
 /** The blocks that set request headers or query parameters, in order. */
@@ -205,10 +217,6 @@ export function unmodified(modifiers: Modifiers): boolean {
   return true;
 }
 
-function isStatic(dyn: Dyn<unknown> | null): boolean {
-  return dyn === null || dyn.kind === 'static';
-}
-
 /** Static attributes never read a variable: a scope that has none. */
 const NO_VARIABLES: EvalScope = {
   resolve: () => undefined,
@@ -218,9 +226,9 @@ const NO_VARIABLES: EvalScope = {
 };
 
 function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise<GatewayResponse> {
-  const { backend, block, expected, host, authorization, idHeader, labels, permission, requestModifiers, backendModifiers, responseModifiers, logFields, failures } = plain;
-  // The access controls' token_value and claims expressions, the permission and the modifiers read the request (request.context included).
-  const scoped = labels.length > 0 || permission || requestModifiers.length > 0 || backendModifiers.length > 0 || responseModifiers.length > 0;
+  const { backend, block, url: urlDyn, addressed, hostExpr, basicAuthExpr, expected, host, authorization, idHeader, labels, permission, requestModifiers, backendModifiers, responseModifiers, logFields, failures } = plain;
+  // The access controls' token_value and claims expressions, the permission, the addressing and the modifiers read the request (request.context included).
+  const scoped = labels.length > 0 || permission || addressed || requestModifiers.length > 0 || backendModifiers.length > 0 || responseModifiers.length > 0;
   const serve = async function plainProxyServe(ctx: EndpointContext, scope: RequestScope | null): Promise<GatewayResponse> {
     ctx.log.handler = 'endpoint';
     const request = ctx.request;
@@ -242,15 +250,20 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       const headers = endToEndHeaders(request.headers, PROXY_DROPPED_HEADERS);
       const prior = headers['x-forwarded-for'];
       headers['x-forwarded-for'] = prior === undefined ? request.clientIp : `${[prior].flat().join(', ')}, ${request.clientIp}`;
-      const url = upstreamUrl({ backend, url: null, client: request.url, wildcard: request.wildcard, scope: NO_VARIABLES, block });
+      const variables = scope ?? NO_VARIABLES;
+      const url = upstreamUrl({ backend, url: evalOptional(urlDyn, variables, { name: 'url', type: 'string' }), client: request.url, wildcard: request.wildcard, scope: variables, block });
       // As the general path (proxyRequest): endpoint, then proxy; headers, then query.
       applyRequestModifiers(requestModifiers, headers, url, scope!);
       const body = hasClientBody(request.headers) ? ctx.incoming : null;
       setBodyHeaders(headers, body);
       // The backend's, after the body's headers (finishBackendRequest); its expressions read no backend_request.
       applyRequestModifiers(backendModifiers, headers, url, scope!);
-      if (host !== null) headers['host'] = host;
-      if (authorization !== null) headers['authorization'] = authorization;
+      // As finishBackendRequest: Host, then the credentials (an expression here reads no backend_request).
+      const hostname = hostExpr === null ? host : evalDyn(hostExpr, variables, { name: 'hostname', type: 'string' });
+      if (hostname) headers['host'] = hostname;
+      const basicAuth = basicAuthExpr === null ? null : evalDyn(basicAuthExpr, variables, { name: 'basic_auth', type: 'string' });
+      if (basicAuth) headers['authorization'] = `Basic ${Buffer.from(basicAuth).toString('base64')}`;
+      else if (authorization !== null) headers['authorization'] = authorization;
       if (idHeader !== '') headers[idHeader] = request.id;
       response = await ctx.backends.get(backend.name).send(backendRequest(ctx, { method: request.method, url, headers, body }, 'default'));
       if (expected !== null && !expected.includes(response.status)) {
