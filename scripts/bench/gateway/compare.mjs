@@ -11,7 +11,7 @@
 // bin/portico.js (a copy of daemon/ with its dist/, kept inside the checkout so it finds
 // node_modules); BENCH_PORTICO the build under test (this checkout's by default). Without
 // BENCH_BEFORE the two daemons are the one build with access lines on and off: what the lines cost.
-// BENCH_ROUTE=open, expr, fwd, err or gen sends Portico's requests to that route of the benchmark's config
+// BENCH_ROUTE=open, expr, fwd, err, gen or url sends Portico's requests to that route of the benchmark's config
 // (portico-config.mjs says what each holds) instead of the `/**` route.
 //   BENCH_BEFORE=.before/bin/portico.js BENCH_ROUNDS=6 BENCH_SECONDS=6 BENCH_RATE=8000 node scripts/bench/gateway/compare.mjs
 import { execFileSync, spawn } from 'node:child_process';
@@ -31,7 +31,7 @@ const RATE = Number(process.env.BENCH_RATE ?? 8000);
 const CONNECTIONS = 32;
 const PATH = '/bench/item.json';
 const ROUTE = process.env.BENCH_ROUTE ?? '';
-if (!['', 'open', 'expr', 'fwd', 'err', 'gen'].includes(ROUTE)) throw new Error(`bench: BENCH_ROUTE=${ROUTE}: open, expr, fwd, err or gen (unset: the plain proxy route)`);
+if (!['', 'open', 'expr', 'fwd', 'err', 'gen', 'url'].includes(ROUTE)) throw new Error(`bench: BENCH_ROUTE=${ROUTE}: open, expr, fwd, err, gen or url (unset: the plain proxy route)`);
 /**
  * The proxies under test run on one core, wrk and the nginx backend on the other: left to the
  * scheduler, where a proxy lands relative to them moved its CPU per request by 10-30 % from

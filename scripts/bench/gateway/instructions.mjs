@@ -17,7 +17,7 @@
 // callgrind knows no name for are looked up in the map V8 writes (/tmp/perf-<pid>.map).
 // BENCH_NODE_FLAGS replaces the daemon's Node flags for portico and quiet, BENCH_BEFORE_NODE_FLAGS
 // for before (one build under two sets of flags: BENCH_BEFORE naming this checkout's bin/portico.js).
-// BENCH_ROUTE=open, expr, fwd, err or gen sends Portico's requests to that route of the benchmark's config
+// BENCH_ROUTE=open, expr, fwd, err, gen or url sends Portico's requests to that route of the benchmark's config
 // (portico-config.mjs says what each holds) instead of the `/**` route.
 // Needs a build (npm run build), nginx and valgrind.
 //   BENCH_BEFORE=.before/bin/portico.js BENCH_TARGETS=bare,portico,before BENCH_WARMUP=15000 BENCH_REQUESTS=3000 node scripts/bench/gateway/instructions.mjs
@@ -39,7 +39,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const FUNCTIONS = Number(process.env.BENCH_FUNCTIONS ?? 0);
 const PATH = '/bench/item.json';
 const ROUTE = process.env.BENCH_ROUTE ?? '';
-if (!['', 'open', 'expr', 'fwd', 'err', 'gen'].includes(ROUTE)) throw new Error(`bench: BENCH_ROUTE=${ROUTE}: open, expr, fwd, err or gen (unset: the plain proxy route)`);
+if (!['', 'open', 'expr', 'fwd', 'err', 'gen', 'url'].includes(ROUTE)) throw new Error(`bench: BENCH_ROUTE=${ROUTE}: open, expr, fwd, err, gen or url (unset: the plain proxy route)`);
 const CHECKOUT = resolve(process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js'));
 const BEFORE = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : null;
 /** The daemon's Node flags, or BENCH_NODE_FLAGS (portico and quiet) and BENCH_BEFORE_NODE_FLAGS (before) in their place, as in compare.mjs. */

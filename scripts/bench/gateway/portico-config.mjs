@@ -16,7 +16,8 @@ export const BENCH_ITEM = JSON.stringify({ id: 1, items: Array.from({ length: 20
  * 2026-11-30, the general handler before; no target either); `/err/**` is `/open/**` under an
  * api with an error handler for timeouts (the plain handler since the twenty-ninth machine, the general handler
  * before); `/gen/**` the same with a handler reading `backend_requests.default`, which the plain
- * handler does not record: the general handler's cost.
+ * handler does not record: the general handler's cost; `/url/**` the open route addressed by a
+ * proxy `url` with an expression in its query (the plain handler since the twenty-ninth machine).
  */
 export function porticoConfig(port, backendPort, revision, accessLines) {
   return `server "bench" {
@@ -93,6 +94,11 @@ export function porticoConfig(port, backendPort, revision, accessLines) {
           path   = "/**"
         }
       }
+    }
+  }
+  endpoint "/url/**" {
+    proxy {
+      url = "http://127.0.0.1:${backendPort}/**?via=\${request.method}"
     }
   }
   endpoint "/jwt/**" {
