@@ -6,9 +6,9 @@
  * when each is a `jwt` or `basic_auth`: they read only the request's headers. A
  * `beta_required_permission` (under the same rules) is checked once they passed, and a proxy's
  * `expected_status` once the backend answered. Error handlers (the access controls', the
- * endpoint's, the api's) may be there when none of them reads the
- * proxy's exchange (`backend_requests.default`, `backend_responses.default`), which this
- * handler does not record: a failure is answered by error-handling.ts as on the general path.
+ * endpoint's, the api's) may be there when none of them reads the proxy's exchange
+ * (`backend_requests.default`, `backend_responses.default`), which this handler does not
+ * record: a failure is answered by error-handling.ts as on the general path.
  * Header and query modifiers may be set, as constants or as expressions that read `request`
  * (not its body), `env`, `gateway` or `backends` and call none of the request's functions: the
  * response headers (`remove_/set_/add_response_headers`) of server, api, endpoint, proxy and
