@@ -247,6 +247,20 @@ describe('portico daemon', () => {
     }
   });
 
+  it('exits 1 when cluster discovery cannot listen in --mode cds, leaving no watcher to keep it running', async () => {
+    const port = await freePort();
+    const blocker = createServer().listen(port, '127.0.0.1');
+    await new Promise((r) => blocker.once('listening', r));
+    try {
+      // In this mode discovery watches the gateway's config files itself, before it listens.
+      const d = await daemon({ args: ['--mode', 'cds', '-f', 'config/portico.hcl'], env: { PORTICO_CDS_ADDR: `127.0.0.1:${port}` }, noWait: true });
+      expect(await d.exited()).toBe(1);
+      expect(d.logs()).toMatch(/cannot start: cds: cluster discovery: cannot listen on 127\.0\.0\.1:\d+/);
+    } finally {
+      blocker.close();
+    }
+  });
+
   it('refuses a bad environment with the variable named', async () => {
     const r = await runPortico(['daemon'], { env: { PORTICO_SHUTDOWN_TIMEOUT: 'soon' } });
     expect(r.code).toBe(1);

@@ -350,9 +350,33 @@ describe('several gateway serving processes (PORTICO_GATEWAY_PROCESSES=2)', () =
     expect(daemon.logs().match(/https_dev_proxy: generated a self-signed certificate/g)).toHaveLength(1);
   });
 
+  it("end with the daemon when its configuration cannot start: it exits 1 and leaves no process behind", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portico-e2e-processes-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'gateway.hcl');
+    // Valid HCL whose jwt key file is missing: the daemon forks its processes, then the first load fails.
+    writeFileSync(file, `server {\n  hosts = ["*:\${env.PORTICO_GATEWAY_PORT}"]\n  endpoint "/**" {\n    access_control = ["token"]\n    response { body = "secret" }\n  }\n}\ndefinitions {\n  jwt "token" {\n    signature_algorithm = "RS256"\n    key_file = "missing.pem"\n  }\n}\n`);
+    const daemon = await startDaemon({ args: ['--mode', 'gateway', '-f', file], env: { PORTICO_GATEWAY_PROCESSES: '2' }, noWait: true });
+    cleanups.push(() => daemon.dispose());
+    expect(await daemon.exited()).toBe(1);
+    expect(daemon.logs()).toMatch(/gateway serving processes started: 2/);
+    expect(daemon.logs()).toMatch(/cannot start: gateway: .*key_file "missing\.pem"/s);
+    // Its processes carry the daemon's data dir in their environment.
+    const left = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && processEnvironment(pid).includes(`PORTICO_DATA_DIR=${daemon.dataDir}\0`));
+    expect(left).toEqual([]);
+  });
+
   it('refuses a bad count with the variable named', async () => {
     const r = await runPortico(['daemon', '--mode', 'gateway'], { env: { PORTICO_GATEWAY_PROCESSES: 'lots' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/PORTICO_GATEWAY_PROCESSES: must be an integer from 1 to 64 or 'auto' \(one per core\), got 'lots'/);
   });
 });
+
+function processEnvironment(pid: string): string {
+  try {
+    return `${readFileSync(`/proc/${pid}/environ`, 'latin1')}\0`;
+  } catch {
+    return '';
+  }
+}

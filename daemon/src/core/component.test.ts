@@ -64,7 +64,7 @@ describe('ComponentHost', () => {
     expect(log).toEqual(['start gateway', 'start store', 'start broken', 'drain gateway']);
   });
 
-  it('names the component that failed to start and stops the others', async () => {
+  it('names the component that failed to start, stops it and stops the others', async () => {
     const log: string[] = [];
     const host = new ComponentHost(quiet);
     host.register(recorder(log, 'store'));
@@ -73,7 +73,8 @@ describe('ComponentHost', () => {
     const error = await host.startAll().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StartupError);
     expect((error as StartupError).message).toBe('control: port 9901 in use');
-    expect(log).toEqual(['start store', 'stop store']);
+    // The failed one first: what it began before failing is released too.
+    expect(log).toEqual(['start store', 'stop control', 'stop store']);
     expect(host.statuses().map((s) => `${s.name}=${s.state}`)).toEqual(['store=stopped', 'control=failed', 'gateway=registered']);
   });
 

@@ -23,9 +23,13 @@ interface Entry {
   status: ComponentStatus;
 }
 
+/** How long a component whose start failed may take to release what it began. */
+const RELEASE_TIMEOUT_MS = 10_000;
+
 /**
  * Starts components in registration order and stops them in reverse. A component that fails
- * to start stops the ones already running and surfaces as a StartupError naming it.
+ * to start is stopped itself (stop() must hold after a partial start), then stops the ones
+ * already running, and surfaces as a StartupError naming it.
  */
 export class ComponentHost {
   readonly #entries: Entry[] = [];
@@ -75,12 +79,25 @@ export class ComponentHost {
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         this.#set(entry, 'failed', message);
+        await this.#release(entry.component);
         await this.stopAll(Number.POSITIVE_INFINITY);
         throw error instanceof StartupError ? error : new StartupError(entry.component.name, message, { cause: error });
       }
       this.#set(entry, 'running', entry.component.describe?.() ?? null);
     }
     return true;
+  }
+
+  /**
+   * Stops a component whose start failed: what it began before failing (processes it forked, a
+   * watcher, a timer) would otherwise keep the daemon running after it said it cannot start.
+   */
+  async #release(component: Component): Promise<void> {
+    try {
+      if (!(await withTimeout(component.stop(), RELEASE_TIMEOUT_MS))) this.logger.error('component did not stop in time after its start failed', { component: component.name, timeout_ms: RELEASE_TIMEOUT_MS });
+    } catch (error) {
+      this.logger.error('component failed to stop after its start failed', { component: component.name, error });
+    }
   }
 
   /**

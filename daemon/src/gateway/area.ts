@@ -103,6 +103,7 @@ export function gatewayArea({ front, processes = 1 }: { front: GatewayFrontSetti
 
     const component: Component = {
       name: 'gateway',
+      // Should the start fail, the host calls stop(): the processes already forked end with it.
       async start() {
         if (pool) {
           await pool.start();

@@ -446,8 +446,9 @@ export class GatewayServer implements ReloadTarget {
   async #stop(): Promise<void> {
     this.#draining = true;
     await this.#queue;
-    if (this.#options.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.#options.shutdownDelayMs));
     const listeners = [...this.#listeners.values(), ...this.#tlsListeners.values()];
+    // The delay lets load balancers see the health answer turn; with no port open there is nobody to tell.
+    if (this.#options.shutdownDelayMs > 0 && listeners.length > 0) await new Promise((resolve) => setTimeout(resolve, this.#options.shutdownDelayMs));
     const closed = Promise.all(listeners.map((l) => this.#closeListener(l)));
     // Open websockets count as in flight: they get the same deadline, then are closed (1001).
     const drained = Promise.all([...this.#inflightRequests().map((f) => f.done), this.#websockets.idle()]);
