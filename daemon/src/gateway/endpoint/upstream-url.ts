@@ -31,30 +31,59 @@ export function upstreamUrl(input: UpstreamUrlInput): URL {
   // Most requests have no query: no parameters to carry.
   const search = client ? client.search : '';
   let query = search === '' ? null : new URLSearchParams(search);
+  // The parsed url, when there is one, becomes the result (its origin is the one sent to).
+  let given: URL | null = null;
   if (input.url !== null) {
-    query ??= new URLSearchParams();
-    const given = parseUrl(input.url, origin, input.block);
+    given = parseUrl(input.url, origin, input.block);
     if (/^[a-z][a-z0-9+.-]*:/i.test(input.url)) {
       if (given.protocol !== 'http:' && given.protocol !== 'https:') throw new GatewayError('configuration', `${input.block}: url ${JSON.stringify(input.url)} must use http or https`);
-      if (origin !== null && given.origin !== new URL(origin).origin) {
+      if (origin !== null && given.origin !== originOf(origin)) {
         throw new GatewayError('configuration', `${input.block}: the host of url (${given.origin}) must equal the origin of backend "${backend.name}" (${origin})`);
       }
       origin = given.origin;
     }
     path = withWildcard(given.pathname, input.wildcard);
-    for (const [name] of given.searchParams) query.delete(name);
-    for (const [name, value] of given.searchParams) query.append(name, value);
+    if (given.search !== '') {
+      query ??= new URLSearchParams();
+      for (const [name] of given.searchParams) query.delete(name);
+      for (const [name, value] of given.searchParams) query.append(name, value);
+    }
   }
   if (origin === null) throw new GatewayError('configuration', `${input.block}: backend "${backend.name}" has no origin and the block gives no absolute url`);
   const backendPath = evalOptional(backend.path, scope, { name: 'path', type: 'string' });
   if (backendPath !== null && backendPath !== '') path = withWildcard(backendPath, input.wildcard);
   const prefix = evalOptional(backend.pathPrefix, scope, { name: 'path_prefix', type: 'string' });
   if (prefix !== null && prefix !== '') path = `${prefix.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-  // The client's path as it is (parsed already, so no `?`, `#` or dot segment in it) goes in with the origin in one parse.
-  const out = path === client?.pathname ? new URL(`${origin}${path}`) : new URL(origin);
-  if (path !== client?.pathname) out.pathname = path.startsWith('/') ? path : `/${path}`;
+  let out: URL;
+  if (given !== null) {
+    // Only the origin, path and query are sent: no credentials or fragment the url held.
+    out = given;
+    if (out.username !== '') out.username = '';
+    if (out.password !== '') out.password = '';
+    if (out.hash !== '') out.hash = '';
+    if (path !== out.pathname) out.pathname = path.startsWith('/') ? path : `/${path}`;
+    if (query === null) return out;
+  } else if (path === client?.pathname) {
+    // The client's path as it is (parsed already, so no `?`, `#` or dot segment in it) goes in with the origin in one parse.
+    out = new URL(`${origin}${path}`);
+  } else {
+    out = new URL(origin);
+    out.pathname = path.startsWith('/') ? path : `/${path}`;
+  }
   if (query !== null) out.search = query.toString();
   return out;
+}
+
+/** A backend's origin as URL#origin gives it (origins are normalised at load; this is the check's own). */
+const origins = new Map<string, string>();
+function originOf(origin: string): string {
+  let normal = origins.get(origin);
+  if (normal === undefined) {
+    normal = new URL(origin).origin;
+    if (origins.size > 1024) origins.clear();
+    origins.set(origin, normal);
+  }
+  return normal;
 }
 
 function parseUrl(url: string, origin: string | null, block: string): URL {
