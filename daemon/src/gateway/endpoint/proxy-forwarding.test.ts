@@ -84,4 +84,43 @@ definitions {
     expect(bad.status).toBe(500);
     expect(backend.seen).toHaveLength(1);
   });
+
+  it("passes the client's query on as it came, on the plain and the general path, and under a url's parameters", async () => {
+    const backend = await startBackend();
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/plain/**" {
+    proxy { backend = "b" }
+  }
+  endpoint "/general/**" {
+    # A status modifier: the general path.
+    set_response_status = 200
+    proxy { backend = "b" }
+  }
+  endpoint "/url/**" {
+    proxy {
+      backend = "b"
+      url = "${backend.origin}/u/**?z=1"
+    }
+  }
+  endpoint "/modified/**" {
+    proxy {
+      backend = "b"
+      add_query_params = { added = "1 2" }
+    }
+  }
+}
+definitions {
+  backend "b" { origin = "${backend.origin}" }
+}
+`);
+    const raw = '?a=b%20c&y=~&flag&z=a+b&u=%C3%BC&s=%3B';
+    const seen = async (path: string) => ((await (await fetch(gw.url(`${path}${raw}`))).json()) as SeenRequest).url;
+    expect(await seen('/plain/p')).toBe(`/plain/p${raw}`);
+    expect(await seen('/general/p')).toBe(`/general/p${raw}`);
+    expect(await seen('/url/p')).toBe('/u/p?a=b%20c&y=~&flag&u=%C3%BC&s=%3B&z=1');
+    // A query modifier re-encodes the query it works on.
+    expect(await seen('/modified/p')).toBe('/modified/p?a=b+c&y=%7E&flag=&z=a+b&u=%C3%BC&s=%3B&added=1+2');
+  });
 });

@@ -35,6 +35,16 @@ describe('upstreamUrl', () => {
     expect(build({ url: '/users/7', client: null })).toBe('http://127.0.0.1:9001/users/7');
   });
 
+  it("forwards the client's query as it came, and keeps its other pairs as written under a url's parameters", () => {
+    const raw = '?a=b%20c&y=~&flag&z=a+b&u=%C3%BC&s=%3B&e=';
+    expect(build({ client: `http://front.example/a${raw}` })).toBe(`http://127.0.0.1:9001/a${raw}`);
+    expect(build({ url: '/users/7', client: `http://front.example/a${raw}` })).toBe(`http://127.0.0.1:9001/users/7${raw}`);
+    expect(build({ path: '/p', client: `http://front.example/a${raw}` })).toBe(`http://127.0.0.1:9001/p${raw}`);
+    // Names compare decoded (`a+b` and `a%20b` are one name); the url's pairs come last.
+    expect(build({ url: '/u?z=1&a%20b=2', client: 'http://front.example/a?a=b%20c&z=a+b&z=2&flag&a+b=0' })).toBe('http://127.0.0.1:9001/u?a=b%20c&flag&z=1&a%20b=2');
+    expect(build({ url: '/u?flag=on', client: 'http://front.example/a?flag&&x=%ZZ' })).toBe('http://127.0.0.1:9001/u?x=%ZZ&flag=on');
+  });
+
   it("sends neither a url's credentials nor its fragment", () => {
     expect(build({ url: 'http://user:secret@127.0.0.1:9001/users/7#part' })).toBe('http://127.0.0.1:9001/users/7?x=1');
     expect(build({ url: '/users/7?y=1#part', client: null })).toBe('http://127.0.0.1:9001/users/7?y=1');

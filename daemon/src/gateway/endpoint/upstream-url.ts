@@ -28,9 +28,9 @@ export function upstreamUrl(input: UpstreamUrlInput): URL {
   const { backend, client, scope } = input;
   let origin = backend.origin;
   let path = client ? client.pathname : '/';
-  // Most requests have no query: no parameters to carry.
-  const search = client ? client.search : '';
-  let query = search === '' ? null : new URLSearchParams(search);
+  // The client's query goes on as it came (as the peer: `%20`, `~` and a bare `flag` stay as
+  // they are); a url's parameters are set over it, the client's other pairs kept as written.
+  let search = client ? client.search : '';
   // The parsed url, when there is one, becomes the result (its origin is the one sent to).
   let given: URL | null = null;
   if (input.url !== null) {
@@ -43,11 +43,7 @@ export function upstreamUrl(input: UpstreamUrlInput): URL {
       origin = given.origin;
     }
     path = withWildcard(given.pathname, input.wildcard);
-    if (given.search !== '') {
-      query ??= new URLSearchParams();
-      for (const [name] of given.searchParams) query.delete(name);
-      for (const [name, value] of given.searchParams) query.append(name, value);
-    }
+    if (given.search !== '') search = search === '' ? given.search : setOver(search, given);
   }
   if (origin === null) throw new GatewayError('configuration', `${input.block}: backend "${backend.name}" has no origin and the block gives no absolute url`);
   const backendPath = evalOptional(backend.path, scope, { name: 'path', type: 'string' });
@@ -62,16 +58,31 @@ export function upstreamUrl(input: UpstreamUrlInput): URL {
     if (out.password !== '') out.password = '';
     if (out.hash !== '') out.hash = '';
     if (path !== out.pathname) out.pathname = path.startsWith('/') ? path : `/${path}`;
-    if (query === null) return out;
   } else if (path === client?.pathname) {
-    // The client's path as it is (parsed already, so no `?`, `#` or dot segment in it) goes in with the origin in one parse.
-    out = new URL(`${origin}${path}`);
+    // The client's path and query as they are (parsed already, so no `#` or dot segment in them) go in with the origin in one parse.
+    return new URL(`${origin}${path}${search}`);
   } else {
     out = new URL(origin);
     out.pathname = path.startsWith('/') ? path : `/${path}`;
   }
-  if (query !== null) out.search = query.toString();
+  if (out.search !== search) out.search = search;
   return out;
+}
+
+/** The client's query (`?a=1&b=2`) with the url's parameters set over it: its pairs of other names kept as written, the url's appended. */
+function setOver(search: string, given: URL): string {
+  const names = new Set(given.searchParams.keys());
+  const kept = search
+    .slice(1)
+    .split('&')
+    .filter((pair) => pair !== '' && !names.has(pairName(pair)));
+  return `?${[...kept, given.search.slice(1)].join('&')}`;
+}
+
+/** A query pair's name, decoded as URLSearchParams decodes it (`+` a space, bad escapes kept). */
+function pairName(pair: string): string {
+  for (const name of new URLSearchParams(pair).keys()) return name;
+  return '';
 }
 
 /** A backend's origin as URL#origin gives it (origins are normalised at load; this is the check's own). */
