@@ -43,6 +43,8 @@ describe('upstreamUrl', () => {
     // Names compare decoded (`a+b` and `a%20b` are one name); the url's pairs come last.
     expect(build({ url: '/u?z=1&a%20b=2', client: 'http://front.example/a?a=b%20c&z=a+b&z=2&flag&a+b=0' })).toBe('http://127.0.0.1:9001/u?a=b%20c&flag&z=1&a%20b=2');
     expect(build({ url: '/u?flag=on', client: 'http://front.example/a?flag&&x=%ZZ' })).toBe('http://127.0.0.1:9001/u?x=%ZZ&flag=on');
+    // A `?` inside the query is part of a name, as URLSearchParams reads the whole query.
+    expect(build({ url: '/u?b=1', client: 'http://front.example/a?a=1&?b=2&b=3' })).toBe('http://127.0.0.1:9001/u?a=1&?b=2&b=1');
   });
 
   it("sends neither a url's credentials nor its fragment", () => {

@@ -79,9 +79,10 @@ function setOver(search: string, given: URL): string {
   return `?${[...kept, given.search.slice(1)].join('&')}`;
 }
 
-/** A query pair's name, decoded as URLSearchParams decodes it (`+` a space, bad escapes kept). */
+/** A query pair's name, decoded as URLSearchParams decodes the whole query (`+` a space, bad escapes kept, a `?` in it kept). */
 function pairName(pair: string): string {
-  for (const name of new URLSearchParams(pair).keys()) return name;
+  // After the `&` the constructor strips no leading `?`, as it would not from a pair in the middle of a query.
+  for (const name of new URLSearchParams(`&${pair}`).keys()) return name;
   return '';
 }
 
