@@ -355,7 +355,23 @@ describe('several gateway serving processes (PORTICO_GATEWAY_PROCESSES=2)', () =
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'gateway.hcl');
     // Valid HCL whose jwt key file is missing: the daemon forks its processes, then the first load fails.
-    writeFileSync(file, `server {\n  hosts = ["*:\${env.PORTICO_GATEWAY_PORT}"]\n  endpoint "/**" {\n    access_control = ["token"]\n    response { body = "secret" }\n  }\n}\ndefinitions {\n  jwt "token" {\n    signature_algorithm = "RS256"\n    key_file = "missing.pem"\n  }\n}\n`);
+    writeFileSync(
+      file,
+      `server {
+  hosts = ["*:\${env.PORTICO_GATEWAY_PORT}"]
+  endpoint "/**" {
+    access_control = ["token"]
+    response { body = "secret" }
+  }
+}
+definitions {
+  jwt "token" {
+    signature_algorithm = "RS256"
+    key_file            = "missing.pem"
+  }
+}
+`,
+    );
     const daemon = await startDaemon({ args: ['--mode', 'gateway', '-f', file], env: { PORTICO_GATEWAY_PROCESSES: '2' }, noWait: true });
     cleanups.push(() => daemon.dispose());
     expect(await daemon.exited()).toBe(1);
