@@ -196,6 +196,17 @@ describe('deliveries view', () => {
     expect(source.previews.at(-1)).toEqual({ url: 'other', all: false });
   });
 
+  it('says there is nothing to reset when the selection holds no DEAD delivery, and asks nothing', async () => {
+    const { source, term } = await start();
+    await shows(term, '4 matching');
+    await term.press(KEYS.down, KEYS.down, KEYS.down, 'r');
+    await shows(term, 'no DEAD deliveries to reset (delivery d4000000)');
+    expect(source.previews.at(-1)).toEqual({ ids: [source.rows[3]!.id] });
+    expect(term.text()).not.toContain('to PENDING?');
+    await term.press('y');
+    expect(source.resets).toHaveLength(0);
+  });
+
   it('retries a PENDING delivery now after y, and refuses a DEAD one, pointing at reset', async () => {
     const { source, term } = await start();
     await shows(term, '4 matching');

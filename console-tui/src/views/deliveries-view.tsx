@@ -83,7 +83,7 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs,
   const askReset = (selector: DeliverySelector, what: string): void => {
     if (!api) return;
     api.deliveries.previewReset.query(selector).then(
-      ({ count }) => (count === 0 ? setBanner({ tone: 'plain', text: `no DEAD deliveries in ${what}` }) : (retryQuestion.cancel(), resetQuestion.ask({ selector, count, what }))),
+      ({ count }) => (count === 0 ? setBanner({ tone: 'plain', text: `no DEAD deliveries to reset (${what})` }) : (retryQuestion.cancel(), resetQuestion.ask({ selector, count, what }))),
       (error: unknown) => setBanner({ tone: 'bad', text: `cannot count: ${problemText(error)}` }),
     );
   };
