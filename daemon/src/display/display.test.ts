@@ -117,7 +117,11 @@ describe('outcomes', () => {
   it('sums a job up in one line', () => {
     expect(jobOutcome({ result_json: { error: 'bad.csv: row 2' } })).toBe('bad.csv: row 2');
     expect(jobOutcome({ result_json: { row_count: 3 } })).toBe('3 rows');
+    expect(jobOutcome({ result_json: { row_count: 1 } })).toBe('1 row');
+    expect(jobOutcome({ result_json: { row_count: 0 } })).toBe('0 rows');
     expect(jobOutcome({ result_json: { relations: [1, 2] } })).toBe('2 relations');
+    expect(jobOutcome({ result_json: { relations: [1] } })).toBe('1 relation');
+    expect(jobOutcome({ result_json: { tables: [1] } })).toBe('1 table');
     expect(jobOutcome({ result_json: {} })).toBe('');
   });
 

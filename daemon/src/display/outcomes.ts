@@ -4,11 +4,13 @@
 export function jobOutcome(job: { result_json: Record<string, unknown> }): string {
   const r = job.result_json;
   if (typeof r.error === 'string') return r.error;
-  if (typeof r.row_count === 'number') return `${r.row_count} rows`;
-  if (Array.isArray(r.relations)) return `${r.relations.length} relations`;
-  if (Array.isArray(r.tables)) return `${r.tables.length} tables`;
+  if (typeof r.row_count === 'number') return count(r.row_count, 'row');
+  if (Array.isArray(r.relations)) return count(r.relations.length, 'relation');
+  if (Array.isArray(r.tables)) return count(r.tables.length, 'table');
   return '';
 }
+
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** What the consoles need of a reload record (the gateway's `ReloadRecord`). */
 export interface ReloadOutcome<D extends { severity: string }> {
