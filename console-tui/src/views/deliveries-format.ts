@@ -57,6 +57,3 @@ export function filterText(f: { status: DeliveryStatus | null; jobId: string | n
   return parts.join(' · ');
 }
 
-export function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { SessionPage, SessionView, InfosessionsSourceStatus } from '@portico/daemon/control';
+import { plural } from '@portico/daemon/display';
 import { cellsOf, layoutColumns, layoutLine, type ColumnSpec } from '../format/columns.js';
 import { formatClockOrDate } from '../format/duration.js';
 import { truncate, wrapText } from '../format/fit.js';
@@ -200,8 +201,8 @@ function SourceLine({ data, error, nowMs, width }: { data: Data | null; error: s
       </Text>
     );
   }
-  const skipped = s.rejected.length > 0 ? ` · ${s.rejected.length} row${s.rejected.length === 1 ? '' : 's'} skipped (first: line ${s.rejected[0]!.line}: ${s.rejected[0]!.reason})` : '';
-  return <Line width={width} text={` ${file} · ${s.rows} rows · loaded ${s.loadedAt ? formatClockOrDate(s.loadedAt, nowMs) : 'never'}${skipped}`} dim />;
+  const skipped = s.rejected.length > 0 ? ` · ${plural(s.rejected.length, 'row')} skipped (first: line ${s.rejected[0]!.line}: ${s.rejected[0]!.reason})` : '';
+  return <Line width={width} text={` ${file} · ${plural(s.rows, 'row')} · loaded ${s.loadedAt ? formatClockOrDate(s.loadedAt, nowMs) : 'never'}${skipped}`} dim />;
 }
 
 /** The selected session's detail: a rule saying which lines show, then `rows` lines from `top`. */

@@ -1,4 +1,5 @@
 import type { ApiKeySummary, CsvFileStatus, DaemonEvent, SessionView } from '@portico/daemon/control';
+import { plural } from '@portico/daemon/display';
 
 export type SortColumn = 'date' | 'employer' | 'id' | 'building';
 export interface SortState {
@@ -80,10 +81,10 @@ export function websiteHref(website: string | null): string | null {
 /** One line about a CSV file: what serves, and what went wrong. */
 export function fileSummary(file: CsvFileStatus): { tone: 'good' | 'busy' | 'bad'; text: string } {
   const name = file.file.split('/').at(-1) ?? file.file;
-  if (file.error) return { tone: 'bad', text: `${name}: ${file.error.message}; still serving the previous ${file.rows} rows` };
-  const skipped = file.rejected.length > 0 ? `, ${file.rejected.length} row${file.rejected.length === 1 ? '' : 's'} skipped` : '';
-  const warned = file.warnings.length > 0 ? `, ${file.warnings.length} warning${file.warnings.length === 1 ? '' : 's'}` : '';
-  return { tone: file.rejected.length > 0 ? 'busy' : 'good', text: `${name}: ${file.rows} rows${skipped}${warned}` };
+  if (file.error) return { tone: 'bad', text: `${name}: ${file.error.message}; still serving the previous ${plural(file.rows, 'row')}` };
+  const skipped = file.rejected.length > 0 ? `, ${plural(file.rejected.length, 'row')} skipped` : '';
+  const warned = file.warnings.length > 0 ? `, ${plural(file.warnings.length, 'warning')}` : '';
+  return { tone: file.rejected.length > 0 ? 'busy' : 'good', text: `${name}: ${plural(file.rows, 'row')}${skipped}${warned}` };
 }
 
 /** Id of the newest event of one of `types` (events newest first); changes when such an event arrives. */

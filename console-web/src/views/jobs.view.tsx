@@ -2,7 +2,7 @@ import { Fragment, useState } from 'react';
 import type { JobStatus, JobView } from '@portico/daemon/control';
 import { failureText } from '../api/failure-text';
 import { useControlQuery } from '../api/use-control-query';
-import { jobLabel, jobOutcome, shortId } from '@portico/daemon/display';
+import { jobLabel, jobOutcome, plural, shortId } from '@portico/daemon/display';
 import { JobDetail } from '../jobs/job-detail';
 import { ActionButton } from '../live/action-button';
 import { useControlClient } from '../live/live-context';
@@ -47,7 +47,7 @@ function JobsView() {
     <section className="card" aria-labelledby="jobs-heading">
       <div className="card-heading">
         <h2 id="jobs-heading">Ingest jobs</h2>
-        <p className="muted summary">{page ? `${page.total} jobs` : 'loading…'} · newest first · <LiveMark /></p>
+        <p className="muted summary">{page ? plural(page.total, 'job') : 'loading…'} · newest first · <LiveMark /></p>
       </div>
       <div className="filters">
         <StatusSelect value={status} statuses={STATUSES} onChange={(next) => setUrl({ status: next })} />

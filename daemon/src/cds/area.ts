@@ -2,6 +2,7 @@ import type { Area, DaemonContext } from '../core/area.js';
 import type { GatewayState } from '../gateway/contracts.js';
 import type { Component } from '../core/component.js';
 import { formatAddress } from '../core/settings.js';
+import { plural } from '../display/counts.js';
 import { ClusterCatalog } from './catalog.js';
 import { ClientRegistry } from './client-registry.js';
 import { FileClusterSource, GatewayClusterSource, type ClusterSource } from './cluster-source.js';
@@ -34,7 +35,7 @@ export function cdsArea({ gateway }: { gateway: GatewayState | null }): Area {
       async start() {
         offs = [
           catalog.onChange((next, previous) => {
-            const message = `cluster discovery: version ${next.version} (${next.resources.length} clusters; was ${previous.version})`;
+            const message = `cluster discovery: version ${next.version} (${plural(next.resources.length, 'cluster')}; was ${previous.version})`;
             logger.info(message, { version: next.version, clusters: next.resources.length });
             ctx.events.publish({ type: 'cds.snapshot', message });
           }),
@@ -70,7 +71,7 @@ export function cdsArea({ gateway }: { gateway: GatewayState | null }): Area {
         for (const off of offs) off();
         offs = [];
       },
-      describe: () => `grpc ${address() ?? '-'}, ${catalog.current.resources.length} clusters from ${source?.describe() ?? '-'}`,
+      describe: () => `grpc ${address() ?? '-'}, ${plural(catalog.current.resources.length, 'cluster')} from ${source?.describe() ?? '-'}`,
     };
     const lastNackAt = new Map<string, string>();
     const address = (): string | null => (server.port === null ? null : formatAddress({ host: ctx.settings.cds.host, port: server.port }));

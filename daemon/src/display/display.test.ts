@@ -14,6 +14,7 @@ import {
   healthLabel,
   jobLabel,
   jobOutcome,
+  plural,
   labelText,
   lastErrorText,
   levelLabel,
@@ -117,6 +118,9 @@ describe('outcomes', () => {
   it('sums a job up in one line', () => {
     expect(jobOutcome({ result_json: { error: 'bad.csv: row 2' } })).toBe('bad.csv: row 2');
     expect(jobOutcome({ result_json: { row_count: 3 } })).toBe('3 rows');
+    expect(plural(1, 'cluster')).toBe('1 cluster');
+    expect(plural(0, 'cluster')).toBe('0 clusters');
+    expect(plural(2, 'delivery', 'deliveries')).toBe('2 deliveries');
     expect(jobOutcome({ result_json: { row_count: 1 } })).toBe('1 row');
     expect(jobOutcome({ result_json: { row_count: 0 } })).toBe('0 rows');
     expect(jobOutcome({ result_json: { relations: [1, 2] } })).toBe('2 relations');

@@ -2,6 +2,7 @@
 // and one-line outcomes, written once so the terminal console and the web dashboard say the
 // same thing. No Node or DOM types; it imports only type modules.
 export * from './clusters.js';
+export * from './counts.js';
 export * from './deliveries.js';
 export * from './ids.js';
 export * from './labels.js';

@@ -1,16 +1,15 @@
 // One-line outcomes both consoles show for a job, a configuration reload and a CDS client.
+import { plural } from './counts.js';
 
 /** The one-line outcome of an ingest job: its error, rows, relations or tables; '' when it has none yet. */
 export function jobOutcome(job: { result_json: Record<string, unknown> }): string {
   const r = job.result_json;
   if (typeof r.error === 'string') return r.error;
-  if (typeof r.row_count === 'number') return count(r.row_count, 'row');
-  if (Array.isArray(r.relations)) return count(r.relations.length, 'relation');
-  if (Array.isArray(r.tables)) return count(r.tables.length, 'table');
+  if (typeof r.row_count === 'number') return plural(r.row_count, 'row');
+  if (Array.isArray(r.relations)) return plural(r.relations.length, 'relation');
+  if (Array.isArray(r.tables)) return plural(r.tables.length, 'table');
   return '';
 }
-
-const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** What the consoles need of a reload record (the gateway's `ReloadRecord`). */
 export interface ReloadOutcome<D extends { severity: string }> {

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Area, DaemonContext } from '../core/area.js';
 import type { Component } from '../core/component.js';
 import { Logger } from '../core/logger.js';
+import { plural } from '../display/counts.js';
 import { ApiKeys } from './api-keys.js';
 import { INFOSESSIONS_SERVICE, KEYS_SERVICE } from './control-router.js';
 import { infosessionsControl, keysControl } from './control-service.js';
@@ -24,11 +25,11 @@ export function sourceFiles(env: NodeJS.ProcessEnv): { sessions: string; buildin
 
 export function describeReload(result: ReloadResult, buildingsError: string | null): { level: 'info' | 'warn' | 'error'; message: string } {
   const building = buildingsError ? `; buildings table not reloaded: ${buildingsError}` : '';
-  if (result.error) return { level: 'error', message: `infosessions: ${result.file}: ${result.error}; still serving the previous ${result.rows} sessions${building}` };
+  if (result.error) return { level: 'error', message: `infosessions: ${result.file}: ${result.error}; still serving the previous ${plural(result.rows, 'session')}${building}` };
   const named = result.rejected.slice(0, NAMED_PROBLEMS).map((p) => `line ${p.line}: ${p.reason}`);
   const more = result.rejected.length > NAMED_PROBLEMS ? `; ${result.rejected.length - NAMED_PROBLEMS} more in infosessions.source` : '';
-  const rejected = result.rejected.length > 0 ? `; ${result.rejected.length} rows skipped (${named.join('; ')}${more})` : '';
-  return { level: result.rejected.length > 0 || buildingsError ? 'warn' : 'info', message: `infosessions: loaded ${result.rows} sessions from ${result.file}${rejected}${building}` };
+  const rejected = result.rejected.length > 0 ? `; ${plural(result.rejected.length, 'row')} skipped (${named.join('; ')}${more})` : '';
+  return { level: result.rejected.length > 0 || buildingsError ? 'warn' : 'info', message: `infosessions: loaded ${plural(result.rows, 'session')} from ${result.file}${rejected}${building}` };
 }
 
 /** The campus infosessions listing: CSV source, public endpoint, API keys and their control API. */
@@ -48,7 +49,7 @@ export const infosessionsArea: Area = {
       name: 'infosessions',
       start: () => source.start(),
       stop: () => source.stop(),
-      describe: () => `${source.snapshot.entries.length} sessions from ${source.files.sessions}`,
+      describe: () => `${plural(source.snapshot.entries.length, 'session')} from ${source.files.sessions}`,
     };
     ctx.host.register(component);
     ctx.services.mount('infosessions', isInfosessionsPath, infosessionsEndpoint({ keys, snapshot: () => source.snapshot }));

@@ -1,0 +1,6 @@
+// Counts in words, as both consoles and the daemon's messages write them.
+
+/** `1 cluster`, `2 clusters`; `many` for nouns whose plural is not the noun and an s (`deliveries`). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
