@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { SessionPage, SessionView, InfosessionsSourceStatus } from '@portico/daemon/control';
-import { plural } from '@portico/daemon/display';
+import { plural, stillServingText } from '@portico/daemon/display';
 import { cellsOf, layoutColumns, layoutLine, type ColumnSpec } from '../format/columns.js';
 import { formatClockOrDate } from '../format/duration.js';
 import { truncate, wrapText } from '../format/fit.js';
@@ -197,7 +197,7 @@ function SourceLine({ data, error, nowMs, width }: { data: Data | null; error: s
   if (s.error) {
     return (
       <Text wrap="truncate-end">
-        <Tinted tone="bad">{truncate(` ✗ ${file}: ${s.error.message} — still serving the previous ${s.rows}`, width)}</Tinted>
+        <Tinted tone="bad">{truncate(` ✗ ${file}: ${s.error.message} — ${stillServingText(s.rows)}`, width)}</Tinted>
       </Text>
     );
   }

@@ -39,8 +39,9 @@ describe('infosessions table logic', () => {
     expect(fileSummary({ ...base, rejected: [{ line: 3, reason: 'x' }] }).text).toBe('infosessions.csv: 363 rows, 1 row skipped');
     expect(fileSummary({ ...base, error: { message: 'line 2: a quoted field is never closed', at: '' } })).toEqual({
       tone: 'bad',
-      text: 'infosessions.csv: line 2: a quoted field is never closed; still serving the previous 363 rows',
+      text: 'infosessions.csv: line 2: a quoted field is never closed; still serving the previous 363 sessions',
     });
+    expect(fileSummary({ ...base, rows: 0, error: { message: 'the file does not exist', at: '' } }).text).toBe('infosessions.csv: the file does not exist; no sessions are served until it loads');
   });
 
   it('finds the newest event of a type, and the actions and usage of a key', () => {

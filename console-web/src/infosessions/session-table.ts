@@ -1,5 +1,5 @@
 import type { ApiKeySummary, CsvFileStatus, DaemonEvent, SessionView } from '@portico/daemon/control';
-import { plural } from '@portico/daemon/display';
+import { plural, stillServingText } from '@portico/daemon/display';
 
 export type SortColumn = 'date' | 'employer' | 'id' | 'building';
 export interface SortState {
@@ -81,7 +81,7 @@ export function websiteHref(website: string | null): string | null {
 /** One line about a CSV file: what serves, and what went wrong. */
 export function fileSummary(file: CsvFileStatus): { tone: 'good' | 'busy' | 'bad'; text: string } {
   const name = file.file.split('/').at(-1) ?? file.file;
-  if (file.error) return { tone: 'bad', text: `${name}: ${file.error.message}; still serving the previous ${plural(file.rows, 'row')}` };
+  if (file.error) return { tone: 'bad', text: `${name}: ${file.error.message}; ${stillServingText(file.rows)}` };
   const skipped = file.rejected.length > 0 ? `, ${plural(file.rejected.length, 'row')} skipped` : '';
   const warned = file.warnings.length > 0 ? `, ${plural(file.warnings.length, 'warning')}` : '';
   return { tone: file.rejected.length > 0 ? 'busy' : 'good', text: `${name}: ${plural(file.rows, 'row')}${skipped}${warned}` };

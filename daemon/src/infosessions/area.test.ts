@@ -15,6 +15,9 @@ describe('the infosessions reload message', () => {
   });
 
   it('says what still serves when the file cannot be read, and when the buildings table did not reload', () => {
+    expect(describeReload({ ...result, rows: 0, applied: false, error: 'the file does not exist' }, null).message).toBe(
+      'infosessions: /data/infosessions.csv: the file does not exist; no sessions are served until it loads',
+    );
     expect(describeReload({ ...result, rows: 1, applied: false, error: 'line 2: a quoted field is never closed' }, 'buildings.csv: missing')).toEqual({
       level: 'error',
       message: 'infosessions: /data/infosessions.csv: line 2: a quoted field is never closed; still serving the previous 1 session; buildings table not reloaded: buildings.csv: missing',
