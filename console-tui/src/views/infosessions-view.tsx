@@ -197,7 +197,7 @@ function SourceLine({ data, error, nowMs, width }: { data: Data | null; error: s
   if (s.error) {
     return (
       <Text wrap="truncate-end">
-        <Tinted tone="bad">{truncate(` ✗ ${file}: ${s.error.message} — ${stillServingText(s.rows)}`, width)}</Tinted>
+        <Tinted tone="bad">{truncate(` ✗ ${file}: ${s.error.message} — ${stillServingText(s.rows, 'session')}`, width)}</Tinted>
       </Text>
     );
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SESSIONS_URL, sessionsFromUrl, ariaSort, buildingText, callsText, fileSummary, filterKeys, keyActions, listInput, newestEventOf, nextSort, pageText, sessionTime, usageText, websiteHref } from './session-table';
+import { SESSIONS_URL, sessionsFromUrl, ariaSort, buildingText, callsText, fileSummary, filterKeys, isFiltered, keyActions, listInput, newestEventOf, nextSort, pageText, sessionTime, usageText, websiteHref } from './session-table';
 
 describe('infosessions table logic', () => {
   it('flips the order on the same column and starts ascending on another', () => {
@@ -7,6 +7,15 @@ describe('infosessions table logic', () => {
     expect(nextSort({ column: 'date', order: 'desc' }, 'employer')).toEqual({ column: 'employer', order: 'asc' });
     expect(ariaSort({ column: 'date', order: 'desc' }, 'date')).toBe('descending');
     expect(ariaSort({ column: 'date', order: 'desc' }, 'id')).toBe('none');
+  });
+
+  it('tells a list narrowed by a filter from one with nothing loaded', () => {
+    const none = { search: '', from: '', to: '', audience: '' };
+    expect(isFiltered(none)).toBe(false);
+    expect(isFiltered({ ...none, search: '  ' })).toBe(false);
+    expect(isFiltered({ ...none, search: 'acme' })).toBe(true);
+    expect(isFiltered({ ...none, from: '2026-01-01' })).toBe(true);
+    expect(isFiltered({ ...none, audience: 'Engineering' })).toBe(true);
   });
 
   it('builds the list input, leaving out empty or half-typed filters', () => {
@@ -35,13 +44,15 @@ describe('infosessions table logic', () => {
 
   it('summarises the CSV file: serving, skipped rows, or an error keeping the previous data', () => {
     const base = { file: '/x/infosessions.csv', loadedAt: null, rows: 363, rejected: [], warnings: [], error: null };
-    expect(fileSummary(base)).toEqual({ tone: 'good', text: 'infosessions.csv: 363 rows' });
-    expect(fileSummary({ ...base, rejected: [{ line: 3, reason: 'x' }] }).text).toBe('infosessions.csv: 363 rows, 1 row skipped');
-    expect(fileSummary({ ...base, error: { message: 'line 2: a quoted field is never closed', at: '' } })).toEqual({
+    expect(fileSummary(base, 'session')).toEqual({ tone: 'good', text: 'infosessions.csv: 363 rows' });
+    expect(fileSummary({ ...base, rejected: [{ line: 3, reason: 'x' }] }, 'session').text).toBe('infosessions.csv: 363 rows, 1 row skipped');
+    expect(fileSummary({ ...base, error: { message: 'line 2: a quoted field is never closed', at: '' } }, 'session')).toEqual({
       tone: 'bad',
       text: 'infosessions.csv: line 2: a quoted field is never closed; still serving the previous 363 sessions',
     });
-    expect(fileSummary({ ...base, rows: 0, error: { message: 'the file does not exist', at: '' } }).text).toBe('infosessions.csv: the file does not exist; no sessions are served until it loads');
+    expect(fileSummary({ ...base, rows: 0, error: { message: 'the file does not exist', at: '' } }, 'session').text).toBe('infosessions.csv: the file does not exist; no sessions are served until it loads');
+    expect(fileSummary({ ...base, file: '/x/buildings.csv', rows: 0, error: { message: 'the file does not exist', at: '' } }, 'building').text).toBe('buildings.csv: the file does not exist; no buildings are served until it loads');
+    expect(fileSummary({ ...base, file: '/x/buildings.csv', rows: 10, error: { message: 'the file does not exist', at: '' } }, 'building').text).toBe('buildings.csv: the file does not exist; still serving the previous 10 buildings');
   });
 
   it('finds the newest event of a type, and the actions and usage of a key', () => {

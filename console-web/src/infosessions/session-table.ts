@@ -26,6 +26,11 @@ export interface SessionFilters {
   audience: string;
 }
 
+/** Whether any filter narrows the list (an empty list then says so, not that nothing is loaded). */
+export function isFiltered(filters: SessionFilters): boolean {
+  return filters.search.trim() !== '' || filters.from !== '' || filters.to !== '' || filters.audience !== '';
+}
+
 export const PAGE_SIZE = 50;
 
 /** What the Infosessions view keeps in the address (`?q=google&sort=employer&order=desc&page=2&session=42`), '' or the default when not set. */
@@ -78,10 +83,10 @@ export function websiteHref(website: string | null): string | null {
   return /^[\w.-]+\.[a-z]{2,}(\/.*)?$/i.test(website) ? `http://${website}` : null;
 }
 
-/** One line about a CSV file: what serves, and what went wrong. */
-export function fileSummary(file: CsvFileStatus): { tone: 'good' | 'busy' | 'bad'; text: string } {
+/** One line about a CSV file holding `one` a row (`session`, `building`): what serves, and what went wrong. */
+export function fileSummary(file: CsvFileStatus, one: string): { tone: 'good' | 'busy' | 'bad'; text: string } {
   const name = file.file.split('/').at(-1) ?? file.file;
-  if (file.error) return { tone: 'bad', text: `${name}: ${file.error.message}; ${stillServingText(file.rows)}` };
+  if (file.error) return { tone: 'bad', text: `${name}: ${file.error.message}; ${stillServingText(file.rows, one)}` };
   const skipped = file.rejected.length > 0 ? `, ${plural(file.rejected.length, 'row')} skipped` : '';
   const warned = file.warnings.length > 0 ? `, ${plural(file.warnings.length, 'warning')}` : '';
   return { tone: file.rejected.length > 0 ? 'busy' : 'good', text: `${name}: ${plural(file.rows, 'row')}${skipped}${warned}` };

@@ -1,6 +1,6 @@
 import type { InfosessionsSourceStatus, SessionView } from '@portico/daemon/control';
 import { useControlQuery } from '../api/use-control-query';
-import { ariaSort, buildingText, fileSummary, listInput, nextSort, PAGE_SIZE, pageText, SESSIONS_URL, sessionsFromUrl, sessionTime, websiteHref, type SessionFilters, type SortColumn } from '../infosessions/session-table';
+import { ariaSort, buildingText, fileSummary, isFiltered, listInput, nextSort, PAGE_SIZE, pageText, SESSIONS_URL, sessionsFromUrl, sessionTime, websiteHref, type SessionFilters, type SortColumn } from '../infosessions/session-table';
 import { useUrlState } from '../router/use-url-state';
 import { DetailCard } from '../ui/detail-card';
 import { TimeText } from '../ui/time-text';
@@ -112,7 +112,7 @@ function InfosessionsView() {
                 ))}
               </tbody>
             </table>
-            {data && items.length === 0 && <p className="muted">No session matches these filters.</p>}
+            {data && items.length === 0 && <p className="muted">{isFiltered(filters) ? 'No session matches these filters.' : 'No sessions loaded; see the source above.'}</p>}
             <div className="pager">
               <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>
                 Previous
@@ -131,7 +131,10 @@ function InfosessionsView() {
 }
 
 function SourceCard({ source }: { source: InfosessionsSourceStatus }) {
-  const files = [source.sessions, source.buildings];
+  const files = [
+    { file: source.sessions, one: 'session' },
+    { file: source.buildings, one: 'building' },
+  ];
   const problems = [...source.sessions.rejected.map((p) => ({ ...p, kind: 'skipped' })), ...source.sessions.warnings.map((p) => ({ ...p, kind: 'warning' }))];
   return (
     <section className="card" aria-labelledby="source-heading">
@@ -146,10 +149,10 @@ function SourceCard({ source }: { source: InfosessionsSourceStatus }) {
           )}</p>
       </div>
       <ul className="plain-list">
-        {files.map((f) => {
-          const s = fileSummary(f);
+        {files.map(({ file, one }) => {
+          const s = fileSummary(file, one);
           return (
-            <li key={f.file} className={`tone-${s.tone}`} data-testid="source-file">
+            <li key={file.file} className={`tone-${s.tone}`} data-testid="source-file">
               {s.text}
             </li>
           );

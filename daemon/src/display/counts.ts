@@ -5,7 +5,7 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** What the infosessions listing serves while its CSV file cannot be loaded. */
-export function stillServingText(sessions: number): string {
-  return sessions > 0 ? `still serving the previous ${plural(sessions, 'session')}` : 'no sessions are served until it loads';
+/** What still serves while a CSV file of the infosessions listing cannot be loaded: `n` of what it holds (`session`, `building`). */
+export function stillServingText(n: number, one: string): string {
+  return n > 0 ? `still serving the previous ${plural(n, one)}` : `no ${one}s are served until it loads`;
 }

@@ -25,7 +25,7 @@ export function sourceFiles(env: NodeJS.ProcessEnv): { sessions: string; buildin
 
 export function describeReload(result: ReloadResult, buildingsError: string | null): { level: 'info' | 'warn' | 'error'; message: string } {
   const building = buildingsError ? `; buildings table not reloaded: ${buildingsError}` : '';
-  if (result.error) return { level: 'error', message: `infosessions: ${result.file}: ${result.error}; ${stillServingText(result.rows)}${building}` };
+  if (result.error) return { level: 'error', message: `infosessions: ${result.file}: ${result.error}; ${stillServingText(result.rows, 'session')}${building}` };
   const named = result.rejected.slice(0, NAMED_PROBLEMS).map((p) => `line ${p.line}: ${p.reason}`);
   const more = result.rejected.length > NAMED_PROBLEMS ? `; ${result.rejected.length - NAMED_PROBLEMS} more in infosessions.source` : '';
   const rejected = result.rejected.length > 0 ? `; ${plural(result.rejected.length, 'row')} skipped (${named.join('; ')}${more})` : '';
