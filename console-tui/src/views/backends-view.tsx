@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { BackendHealthChangeView, BackendView } from '@portico/daemon/control';
+import { plural } from '@portico/daemon/display';
 import { formatClockOrDate } from '../format/duration.js';
 import { cellsOf, layoutColumns, layoutLine, type ColumnSpec, type TableLayout } from '../format/columns.js';
 import { cellWidth, fit, truncate } from '../format/fit.js';
@@ -73,7 +74,7 @@ function BackendsView({ live, source, nowMs, width, height, visible, keyState }:
   );
 
   const counts = (['healthy', 'degraded', 'unhealthy'] as const).map((s) => [s, backends.filter((b) => b.health.checked && b.health.state === s).length] as const).filter(([, n]) => n > 0);
-  const summary = data ? `${backends.length} backend${backends.length === 1 ? '' : 's'}${counts.map(([s, n]) => ` · ${n} ${s}`).join('')}` : query.loading ? 'loading…' : '';
+  const summary = data ? `${plural(backends.length, 'backend')}${counts.map(([s, n]) => ` · ${n} ${s}`).join('')}` : query.loading ? 'loading…' : '';
   const rows = backends.map((b) => backendCells(b, nowMs));
   const { layout, headers } = backendLayout(rows, width);
   const nameWidth = Math.max(layout.widths[0]!, 8);

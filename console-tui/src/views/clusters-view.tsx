@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { CdsClientView, ClustersList, ClusterView } from '@portico/daemon/control';
+import { plural } from '@portico/daemon/display';
 import { cellsOf, layoutColumns, layoutLine, type ColumnSpec } from '../format/columns.js';
 import { truncate } from '../format/fit.js';
 import { useKeyScope } from '../keys/use-keys.js';
@@ -68,7 +69,7 @@ function ClustersView({ live, source, nowMs, width, height, visible, keyState }:
   const version = data?.list.version ?? '';
   const unhealthy = clusters.filter((c) => c.healthStatus === 'UNHEALTHY').length;
   const summary = data
-    ? `version ${short(version)} · ${clusters.length} cluster${clusters.length === 1 ? '' : 's'}${unhealthy ? ` · ${unhealthy} unhealthy` : ''} · ${clients.length} client${clients.length === 1 ? '' : 's'} · grpc ${data.list.address ?? '-'}`
+    ? `version ${short(version)} · ${plural(clusters.length, 'cluster')}${unhealthy ? ` · ${unhealthy} unhealthy` : ''} · ${plural(clients.length, 'client')} · grpc ${data.list.address ?? '-'}`
     : query.loading
       ? 'loading…'
       : '';

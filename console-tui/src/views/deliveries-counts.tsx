@@ -6,7 +6,7 @@ import type { ControlSource } from '../control/control-source.js';
 import { truncate } from '../format/fit.js';
 import type { LiveState } from '../live/live-store.js';
 import { Tinted } from '../shell/theme.js';
-import { deliveryLabel } from '@portico/daemon/display';
+import { deliveryLabel, plural } from '@portico/daemon/display';
 import { lastEventOf, useControlQuery } from './use-control-query.js';
 
 const REFRESH_MS = 5_000;
@@ -28,7 +28,7 @@ export function useDeliveryCounts({ live, source, visible, nowMs }: { live: Live
 
 /** `✗ 2 DEAD deliveries · ◐ 1 PENDING · ● 14 DELIVERED`, the DEAD part tinted when there are any. */
 export function DeliveryCountsText({ counts, width }: { counts: DeliveryCounts; width: number }): ReactNode {
-  const dead = `${deliveryLabel('DEAD').glyph} ${counts.DEAD} DEAD ${counts.DEAD === 1 ? 'delivery' : 'deliveries'}`;
+  const dead = `${deliveryLabel('DEAD').glyph} ${plural(counts.DEAD, 'DEAD delivery', 'DEAD deliveries')}`;
   const rest = ` · ${deliveryLabel('PENDING').glyph} ${counts.PENDING} PENDING · ${deliveryLabel('DELIVERED').glyph} ${counts.DELIVERED} DELIVERED${counts.DEAD > 0 ? ' · :deliveries' : ''}`;
   return (
     <Text>

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { ApiKeySummary } from '@portico/daemon/control';
+import { plural } from '@portico/daemon/display';
 import { parseMonthlyLimit } from '@portico/daemon/control/monthly-limit';
 import { cellsOf, layoutColumns, layoutLine, type ColumnSpec } from '../format/columns.js';
 import { formatClockOrDate } from '../format/duration.js';
@@ -72,7 +73,7 @@ function KeysView({ live, source, nowMs, width, height, visible, keyState }: Vie
     if (!api) return;
     api.keys.create.mutate({ name, monthlyLimit }).then(
       (created) => {
-        const limit = created.key.monthlyLimit === null ? 'no monthly limit' : `limit ${created.key.monthlyLimit} calls a month`;
+        const limit = created.key.monthlyLimit === null ? 'no monthly limit' : `limit ${plural(created.key.monthlyLimit, 'call')} a month`;
         setBanner({ tone: 'good', text: `new key for ${created.key.name} (${limit}), shown only now: ${created.secret}` });
         setBump((b) => b + 1);
       },

@@ -111,7 +111,7 @@ export function usageText(key: Pick<ApiKeySummary, 'requestsThisMonth' | 'monthl
 
 /** "1 call", "1000 calls" */
 export function callsText(count: number): string {
-  return `${count} ${count === 1 ? 'call' : 'calls'}`;
+  return plural(count, 'call');
 }
 
 /** Keys whose name or id contains `text` (any case), in `state` when one is given. */

@@ -28,5 +28,5 @@ export function reloadOutcomeText<D extends { severity: string }>(r: ReloadOutco
   if (r.result === 'failed') return r.error ?? 'the new configuration could not be applied';
   const errors = r.diagnostics.filter((d) => d.severity === 'error');
   const first = errors[0];
-  return first ? `${errors.length} problem${errors.length === 1 ? '' : 's'}: ${problemLine(first)}` : 'rejected';
+  return first ? `${plural(errors.length, 'problem')}: ${problemLine(first)}` : 'rejected';
 }

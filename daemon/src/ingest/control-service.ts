@@ -1,5 +1,6 @@
 import type { EventDetails } from '../control/client-types.js';
 import { PorticoError } from '../core/errors.js';
+import { plural } from '../display/counts.js';
 import type { Store } from '../store/types.js';
 import { DEFAULT_RETRY_SCHEDULE, maxAttempts, type RetrySchedule } from './backoff.js';
 import { countDeliveries, deliveryLog, listDeliveries, previewReset, resetDead, retryNow, type DeliveryFilter } from './delivery-queries.js';
@@ -106,7 +107,7 @@ export class IngestControl {
 
   async resetDead(selector: DeliverySelector, actor: string): Promise<{ count: number; resetId: string }> {
     const result = await resetDead(this.store(), filterOf(selector), actor, this.now());
-    if (result.count > 0) this.announce(`reset ${result.count} DEAD deliver${result.count === 1 ? 'y' : 'ies'} to PENDING (by ${actor})`, { action: 'reset', count: result.count, actor, reset: result.resetId });
+    if (result.count > 0) this.announce(`reset ${plural(result.count, 'DEAD delivery', 'DEAD deliveries')} to PENDING (by ${actor})`, { action: 'reset', count: result.count, actor, reset: result.resetId });
     return { count: result.count, resetId: result.resetId };
   }
 }

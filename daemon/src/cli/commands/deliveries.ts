@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { userInfo, hostname } from 'node:os';
 import { DEFAULT_CONTROL_ADDR } from '../../core/settings.js';
 import { UsageError } from '../../core/errors.js';
+import { plural } from '../../display/counts.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../ingest/types.js';
 import { connectControl, describeCallError, formatTable } from '../control-client.js';
 import { parseCommandArgs } from '../parse.js';
@@ -86,8 +87,8 @@ export async function deliveriesCommand(argv: string[]): Promise<number> {
     }
     if (sub === 'retry') return await retry(client, positionals[0]!, { yes: values.yes === true, dryRun: values['dry-run'] === true });
     const { count } = await client.deliveries.previewReset.query(selector);
-    const noun = `DEAD deliver${count === 1 ? 'y' : 'ies'}`;
-    console.log(`${count} ${noun} match`);
+    const matching = plural(count, 'DEAD delivery', 'DEAD deliveries');
+    console.log(`${matching} match`);
     if (count === 0 || values['dry-run']) return 0;
     if (!values.yes) {
       if (!process.stdin.isTTY) {
@@ -95,7 +96,7 @@ export async function deliveriesCommand(argv: string[]): Promise<number> {
         return 2;
       }
       const rl = createInterface({ input: process.stdin, output: process.stdout });
-      const answer = await rl.question(`Reset ${count} ${noun} to PENDING? [y/N] `);
+      const answer = await rl.question(`Reset ${matching} to PENDING? [y/N] `);
       rl.close();
       if (!/^y(es)?$/i.test(answer.trim())) {
         console.log('nothing reset');
@@ -103,7 +104,7 @@ export async function deliveriesCommand(argv: string[]): Promise<number> {
       }
     }
     const result = await client.deliveries.resetDead.mutate({ ...selector, actor: cliActor() });
-    console.log(`reset ${result.count} deliver${result.count === 1 ? 'y' : 'ies'} to PENDING (reset ${result.resetId}); the callback worker picks them up at its next poll`);
+    console.log(`reset ${plural(result.count, 'delivery', 'deliveries')} to PENDING (reset ${result.resetId}); the callback worker picks them up at its next poll`);
     return 0;
   } catch (error) {
     console.error(`portico deliveries ${sub}: ${describeCallError(error, url)}`);

@@ -17,6 +17,7 @@ import type { AccessDenial, HealthMonitor } from '../contracts.js';
 import { DevCertificateStore, devCertificateNames } from '../http/dev-tls.js';
 import type { FamilySnapshot } from '../metrics/exposition.js';
 import type { FromServing, ServingInit, ToServing } from './protocol.js';
+import { plural } from '../../display/counts.js';
 
 const ENTRY = fileURLToPath(new URL('./serving-entry.js', import.meta.url));
 /** A process that does not answer the daemon in this long is treated as failed for that step. */
@@ -159,7 +160,7 @@ export class ServingPool {
     const serving = [...this.#members.values()].filter((m) => m.ready && m.addresses.length > 0).length;
     const count = this.#options.processes;
     const processes = serving === count ? `${count} processes` : `${serving} of ${count} processes serving`;
-    return this.#restarts === 0 ? processes : `${processes}, ${this.#restarts} ${this.#restarts === 1 ? 'restart' : 'restarts'}`;
+    return this.#restarts === 0 ? processes : `${processes}, ${plural(this.#restarts, 'restart')}`;
   }
 
   /** The processes' ids (for the log and tests). */

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { EndpointConfig, GatewayConfig, ServerConfig } from '../config/model.js';
 import type { NameChanges, ReloadDiff } from '../control/control-types.js';
 import { builtBackend } from '../config/backend-reuse.js';
+import { plural } from '../../display/counts.js';
 
 /** How many names a summary part lists before `…`. */
 const NAMED = 3;
@@ -19,7 +20,7 @@ export function diffConfigs(before: GatewayConfig | null, after: GatewayConfig, 
   const unchanged = [servers, endpoints, backends].every(isEmpty) && files.length === 0;
   const parts = [...part(servers, 'server'), ...part(endpoints, 'endpoint'), ...part(backends, 'backend')];
   // Files are named only when the model did not change (a comment, an error_file's content).
-  if (parts.length === 0 && files.length > 0) parts.push(`~${count(files.length, 'file')}${names(files.map((f) => basename(f)))}`);
+  if (parts.length === 0 && files.length > 0) parts.push(`~${plural(files.length, 'file')}${names(files.map((f) => basename(f)))}`);
   return { servers, endpoints, backends, files, unchanged, summary: unchanged ? 'unchanged' : parts.join(', ') };
 }
 
@@ -66,14 +67,10 @@ function isEmpty(c: NameChanges): boolean {
 
 function part(c: NameChanges, noun: string): string[] {
   const out: string[] = [];
-  if (c.added.length) out.push(`+${count(c.added.length, noun)}${names(c.added)}`);
-  if (c.removed.length) out.push(`-${count(c.removed.length, noun)}${names(c.removed)}`);
-  if (c.changed.length) out.push(`~${count(c.changed.length, noun)}${names(c.changed)}`);
+  if (c.added.length) out.push(`+${plural(c.added.length, noun)}${names(c.added)}`);
+  if (c.removed.length) out.push(`-${plural(c.removed.length, noun)}${names(c.removed)}`);
+  if (c.changed.length) out.push(`~${plural(c.changed.length, noun)}${names(c.changed)}`);
   return out;
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function names(list: readonly string[]): string {
