@@ -5,6 +5,7 @@ import { staleText } from '../live/freshness.js';
 import type { LiveState } from '../live/live-store.js';
 import type { ViewDefinition } from '../views/view.js';
 import { Tinted } from './theme.js';
+import { plural } from '@portico/daemon/display';
 
 /** How the link to the daemon is doing, as glyph + words; why it is down is `problemReason`'s. */
 export function connectionLabel({ connection }: Pick<LiveState, 'connection'>): Label {
@@ -61,7 +62,7 @@ export function TabBar({ views, currentId, width }: { views: readonly ViewDefini
 
 /** How many tabs did not fit on one side: `‹ +2 tabs` before the shown ones, `+1 tab ›` after. */
 export function overflowText(hidden: number, side: 'before' | 'after'): string {
-  const count = `+${hidden} ${hidden === 1 ? 'tab' : 'tabs'}`;
+  const count = `+${plural(hidden, 'tab')}`;
   return side === 'before' ? `‹ ${count}` : `${count} ›`;
 }
 

@@ -7,7 +7,7 @@ import { useKeyScope } from '../keys/use-keys.js';
 import { Line } from '../shell/line.js';
 import { Tinted } from '../shell/theme.js';
 import { accessControlLines, type ControlLine } from './access-control-lines.js';
-import { reloadLabel, tookText } from '@portico/daemon/display';
+import { plural, reloadLabel, tookText } from '@portico/daemon/display';
 import { fileName, outcomeText, problemRows, type ProblemRow } from './config-format.js';
 import { lastEventOf, problemText, useControlQuery } from './use-control-query.js';
 import type { ViewDefinition, ViewProps } from './view.js';
@@ -159,7 +159,7 @@ function ProblemLine({ row, indent, width }: { row: ProblemRow; indent: string; 
 /** Every problem of the last reload, cause first, each with the lines of the file as it was saved. */
 function ProblemsPane({ record, rows, top, height, width }: { record: ReloadRecord | null; rows: ProblemRow[]; top: number; height: number; width: number }): ReactNode {
   const count = record?.diagnostics.length ?? 0;
-  const heading = count === 0 ? '── no problems in the last reload ' : `── ${count} problem${count === 1 ? '' : 's'} of the last reload (${record?.trigger ?? ''}), cause first; d: back `;
+  const heading = count === 0 ? '── no problems in the last reload ' : `── ${plural(count, 'problem')} of the last reload (${record?.trigger ?? ''}), cause first; d: back `;
   return (
     <>
       <Line width={width} text={heading + '─'.repeat(Math.max(0, width - heading.length))} dim />
@@ -176,7 +176,7 @@ function SourcePane(props: { file: ActiveConfigFile | undefined; count: number; 
   const { file, count, lines, top, height, width } = props;
   const number = String(Math.max(1, lines.length)).length;
   const heading = file
-    ? `── ${fileName(file.path)}${count > 1 ? ` (${Math.min(props.index, count - 1) + 1}/${count}, f: next)` : ''} · ${file.redacted} secret${file.redacted === 1 ? '' : 's'} hidden · sha256 ${file.sha256.slice(0, 12)} `
+    ? `── ${fileName(file.path)}${count > 1 ? ` (${Math.min(props.index, count - 1) + 1}/${count}, f: next)` : ''} · ${plural(file.redacted, 'secret')} hidden · sha256 ${file.sha256.slice(0, 12)} `
     : '── no configuration applied ';
   return (
     <>

@@ -1,5 +1,5 @@
 import type { AttemptRead, DeliverySelector, DeliveryStatus, DeliveryView } from '@portico/daemon/control';
-import { shortId } from '@portico/daemon/display';
+import { plural, shortId } from '@portico/daemon/display';
 
 export interface DeliveryFilter {
   status: DeliveryStatus | '';
@@ -37,7 +37,7 @@ export function resetPlan(scope: ResetScope): { selector: DeliverySelector; what
 
 export function confirmText(count: number, what: string): string {
   if (count === 0) return `No DEAD deliveries to reset (${what}).`;
-  return `Reset ${count} DEAD ${count === 1 ? 'delivery' : 'deliveries'} (${what}) to PENDING? They are retried at the worker's next poll.`;
+  return `Reset ${plural(count, 'DEAD delivery', 'DEAD deliveries')} (${what}) to PENDING? They are retried at the worker's next poll.`;
 }
 
 /** Only DEAD rows can be selected for a reset. */

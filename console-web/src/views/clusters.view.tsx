@@ -13,6 +13,7 @@ import { ListFilter } from '../ui/list-filter';
 import { TimeText } from '../ui/time-text';
 import { UrlText } from '../ui/url-text';
 import type { ViewDefinition } from './view-definition';
+import { plural } from '@portico/daemon/display';
 
 interface Data {
   list: ClustersList;
@@ -105,7 +106,7 @@ function ClustersView() {
       <section className="card" aria-labelledby="cds-clients-heading">
         <div className="card-heading">
           <h2 id="cds-clients-heading">Connected clients</h2>
-          <p className="muted summary">{clients.length} open stream{clients.length === 1 ? '' : 's'}</p>
+          <p className="muted summary">{plural(clients.length, 'open stream')}</p>
         </div>
         {clients.length === 0 ? (
           <p className="muted">No proxy is connected.</p>

@@ -4,7 +4,7 @@ import { useControlQuery } from '../api/use-control-query';
 import type { ActiveConfigFile, ConfigStatus, ReloadRecord, RoutesView } from '@portico/daemon/control';
 import '../config/config.css';
 import { DiagnosticsList } from '../config/diagnostics-list';
-import { reloadLabel, tookText } from '@portico/daemon/display';
+import { plural, reloadLabel, tookText } from '@portico/daemon/display';
 import { fileName, numberedLines, outcomeText } from '../config/reload-text';
 import { RoutesCard } from '../config/routes-card';
 import { ActionButton } from '../live/action-button';
@@ -101,7 +101,7 @@ function ConfigView() {
         {file && (
           <>
             <p className="muted">
-              <code>{file.path}</code> · sha256 <code>{file.sha256.slice(0, 16)}</code> · {file.redacted} secret{file.redacted === 1 ? '' : 's'} hidden
+              <code>{file.path}</code> · sha256 <code>{file.sha256.slice(0, 16)}</code> · {plural(file.redacted, 'secret')} hidden
             </p>
             {file.text === null ? (
               <p className="muted">{file.note}</p>

@@ -1,5 +1,5 @@
 import { Fragment, useEffect, useState, type FormEvent } from 'react';
-import { deliveryLabel, shortId, tookText, triesDetail, triesText } from '@portico/daemon/display';
+import { deliveryLabel, plural, shortId, tookText, triesDetail, triesText } from '@portico/daemon/display';
 import type { AttemptLogEntry, DeliveryDetail, DeliveryStatus, DeliveryView } from '@portico/daemon/control';
 import {
   attemptText,
@@ -134,7 +134,7 @@ function DeliveriesView() {
     if (!q) return;
     client.deliveries.resetDead.mutate({ ...q.selector, actor: 'web console' }).then(
       ({ count }) => {
-        setNotice(`Reset ${count} ${count === 1 ? 'delivery' : 'deliveries'} to PENDING.`);
+        setNotice(`Reset ${plural(count, 'delivery', 'deliveries')} to PENDING.`);
         setSelected(new Set());
         setError(null);
         refresh();
