@@ -87,6 +87,17 @@ describe('console shell', () => {
     expect(lines.every((l) => l.length <= 50 && !l.includes('…'))).toBe(true);
   });
 
+  it('says in the help when the current view takes a global key for its own', () => {
+    const noop = (): void => {};
+    const global = { id: 'global', title: 'Global', bindings: [{ keys: ['r'], description: 're-read the daemon status now', run: noop }, { keys: ['q'], description: 'quit', run: noop }] };
+    const view = { id: 'deliveries', title: 'Deliveries', state: 'listed' as const, bindings: [{ keys: ['r'], description: 'reset DEAD', hint: 'reset', run: noop }] };
+    const joined = (scopes: Parameters<typeof helpLines>[0]): string => helpLines(scopes, [], 120).map((l) => l.text).join('\n');
+    expect(joined([global, view])).toMatch(/^ {3}r\s+re-read the daemon status now \(not in this view: there r is reset, see Deliveries keys\)$/m);
+    expect(joined([global, view])).toMatch(/^ {3}q\s+quit$/m);
+    expect(joined([global, { ...view, state: 'off' as const }])).toMatch(/^ {3}r\s+re-read the daemon status now$/m);
+    expect(joined([global])).not.toContain('not in this view');
+  });
+
   it('handles keys that arrive together one after the other: jjj scrolls three lines', async () => {
     const { term } = start({ columns: 80, rows: 12 });
     await term.press('?');

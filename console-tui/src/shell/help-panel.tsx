@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Box } from 'ink';
 import { cellWidth, fit, wrapWords } from '../format/fit.js';
-import { keyLabel, type KeyScope } from '../keys/key-registry.js';
+import { GLOBAL_SCOPE, keyLabel, type KeyBinding, type KeyScope } from '../keys/key-registry.js';
 import { useKeyScope } from '../keys/use-keys.js';
 import type { ViewDefinition } from '../views/view.js';
 import { Line } from './line.js';
@@ -22,6 +22,16 @@ function entry(label: string, description: string, width: number, labelColumns: 
   return wrapWords(description, room).map((part, i) => ({ text: `${i === 0 ? lead : ' '.repeat(cellWidth(lead))}${part}` }));
 }
 
+/** The view scope (innermost first) whose own binding answers one of a global binding's keys, so the global one does not run there. */
+function takenBy(scopes: readonly KeyScope[], global: KeyBinding): { title: string; binding: KeyBinding } | null {
+  for (const scope of [...scopes].reverse()) {
+    if (scope.id === GLOBAL_SCOPE || scope.state === 'off') continue;
+    const binding = scope.bindings.find((b) => b.keys.some((k) => global.keys.includes(k)));
+    if (binding) return { title: scope.title, binding };
+  }
+  return null;
+}
+
 /** The help's lines at `width` columns: every registered key, then the `:` commands; while `actionsOff`, the daemon's actions say so. */
 export function helpLines(scopes: readonly KeyScope[], views: readonly ViewDefinition[], width: number, actionsOff: string | null = null): HelpLine[] {
   const entries: { label: string; description: string }[][] = [];
@@ -29,7 +39,13 @@ export function helpLines(scopes: readonly KeyScope[], views: readonly ViewDefin
   for (const scope of scopes) {
     if (scope.bindings.length === 0) continue;
     titles.push(` ${scope.title} keys`);
-    entries.push(scope.bindings.map((b) => ({ label: keyLabel(b), description: actionsOff && b.daemonAction ? `${b.description} (${actionsOff})` : b.description })));
+    entries.push(
+      scope.bindings.map((b) => {
+        const off = actionsOff && b.daemonAction ? ` (${actionsOff})` : '';
+        const taken = scope.id === GLOBAL_SCOPE ? takenBy(scopes, b) : null;
+        return { label: keyLabel(b), description: `${b.description}${off}${taken ? ` (not in this view: there ${keyLabel(taken.binding)} is ${taken.binding.hint ?? 'its own'}, see ${taken.title} keys)` : ''}` };
+      }),
+    );
   }
   titles.push(' Commands (type : then the name, Enter)');
   entries.push([

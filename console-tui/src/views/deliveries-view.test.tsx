@@ -283,6 +283,11 @@ describe('deliveries view', () => {
     expect(term.screen()).toContain(`   to ${url} · ingest.succeeded · unsigned`);
     expect(term.screen().at(-1)).toBe(' ? help  : command  q quit  ↓/j move  Enter attempts  s status  / url  r reset  n retry now');
     for (const line of term.screen()) expect(Array.from(line).length, line).toBeLessThanOrEqual(120);
+
+    // At 40 columns the whole id would push out the attempt and the job: the header names the delivery as the list does.
+    term.stdout.resize(40, 30);
+    await shows(term, ' 9038fb86 · attempt 5/5 · job cd926fe7');
+    expect(term.screen()).not.toContain(` ${id} · attempt 5/5 · job cd926fe7`);
   });
 
   it('numbers attempts on across a reset and shows the reset between them, oldest first', async () => {

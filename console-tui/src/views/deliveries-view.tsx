@@ -181,7 +181,7 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs,
       </Box>
       {detailLines > 0 && current ? (
         <Box flexDirection="column" height={detailLines}>
-          <Line width={width} text={` ${current.id} · attempt ${triesDetail(current)} · job ${shortId(current.ingest_job_id)}`} bold />
+          <Line width={width} text={detailHeader(current, width)} bold />
           <Line width={width} text={`   to ${current.callback_url} · ${current.event_type} · ${current.signed ? 'signed' : 'unsigned'}`} />
           {(detailQuery.data?.attempt_log ?? []).slice(-(detailLines - 2)).map((entry) => (
             <Line key={entry.kind === 'attempt' ? `a${entry.attempt}` : `${entry.kind}${entry.at}`} width={width} text={`   ${attemptLine(entry, nowMs)}`} dim={entry.kind !== 'attempt'} />
@@ -202,6 +202,13 @@ function DeliveriesView({ live, source, width, height, visible, keyState, nowMs,
       )}
     </Box>
   );
+}
+
+/** The detail's first line: the whole id where it fits with the attempt and the job, else the list's short id, so neither is cut. */
+function detailHeader(d: DeliveryView, width: number): string {
+  const rest = ` · attempt ${triesDetail(d)} · job ${shortId(d.ingest_job_id)}`;
+  const whole = ` ${d.id}${rest}`;
+  return whole.length <= width ? whole : ` ${shortId(d.id)}${rest}`;
 }
 
 const HEADERS = [' ', 'ID', 'JOB', 'STATUS', 'TRY', 'WHEN', 'LAST', 'URL'];

@@ -247,6 +247,9 @@ for (const target of TARGETS) {
   console.log(
     `  ${(NAMES[target] ?? target).padEnd(40)} ${r.total.toFixed(1).padStart(6)}k, main thread ${r.main.toFixed(1)}k  (JIT compiler ${r.compiler.toFixed(1)}k, date and number printing ${r.formatting.toFixed(1)}k, URL parser ${r.url.toFixed(1)}k, the rest ${r.rest.toFixed(1)}k)${against}`,
   );
+  // Under valgrind's slowness V8 may still be tiering up after the warm-up (seen on slow machines
+  // at 15,000 requests: 86-92k of the JIT a request); the counts then say more about the JIT than the code.
+  if (r.compiler > r.total * 0.1) console.log(`    the JIT compiler is ${((r.compiler / r.total) * 100).toFixed(0)} % of this count: V8 was still compiling after ${WARMUP} requests; run again with a larger BENCH_WARMUP (45000 finished it on a slow machine)`);
 }
 for (const [target, r] of FUNCTIONS > 0 ? results : []) {
   console.log(`${NAMES[target] ?? target}: the ${FUNCTIONS} functions with the most instructions a request (self)`);
