@@ -34,16 +34,15 @@ export const v8PoolSize = (cores) => Math.min(4, Math.max(1, Math.floor(cores) -
  * mark-compacts every 10 s with its p99 at twice the bare proxy's, until it restarted
  * (docs/performance-log.md, "A twentieth machine": 5 runs of 32 there). With the flag: none of
  * 25; saves and CDS loads of 10,000 backends took no longer.
- * --semi-space-growth-factor=4: after an idle spell V8 shrinks the young generation to its
- * minimum, and under load it grows it again by V8's factor of 2, one step each time as many
- * bytes have survived scavenges as it holds: back to 64 MiB (the largest then) took 30 s and
- * more of load, at 2-8 times the scavenges of a warm process, and with two serving processes a
- * paced p99 above the bare proxy's + 1 ms; back to 16 MiB it is two steps of 4. Four at a step brings the second 10-s turn after a minute's idle near a
- * warm one (83 scavenges against 259 with 2; docs/performance-log.md, "A twenty-second
- * machine"). Eight was tried first and also sped the first turn, but it grew the young
- * generation to its largest while the daemon started (the startup's objects survive), and a
- * fresh daemon taking eight 50-MB uploads then peaked at 245-258 MB RSS against the upload
- * test's bound of 250 (167-225 with 4, 172-210 with 2; all with 64 MiB semi-spaces). The most
- * it grows to is the first flag's.
+ * --min-semi-space-size=16: the young generation stays at its largest, 16 MiB semi-spaces. After
+ * 8 s with no load V8's memory reducer shrinks it, and when load came back the daemon ran 1.5-2.7
+ * times the scavenges of a warm one and a mark-compact in the next 10 s, its own request times
+ * over 4 ms for 229-1,873 requests in the first second against 41-249 with the flag, and the
+ * benchmark's paced p99 after each idle turn 9.3-15.7 ms against 3.5-8.1
+ * (docs/performance-log.md, "A thirty-second machine"). It replaced --semi-space-growth-factor=4 (2026-11-30), which grew a
+ * shrunk young generation back in fewer steps but still after the requests that paid for it.
+ * RSS was no higher: 124-149 MB after start against 133-165, eight 50-MB uploads to a fresh
+ * daemon peaked at 163-188 MB against 173-210, and a daemon of config/portico.hcl at rest after
+ * 10 s of load held 145-147 MB against 149.
  */
-export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=16', `--v8-pool-size=${v8PoolSize(availableParallelism())}`, '--no-allocation-site-pretenuring', '--semi-space-growth-factor=4'];
+export const DAEMON_NODE_FLAGS = ['--max-semi-space-size=16', `--v8-pool-size=${v8PoolSize(availableParallelism())}`, '--no-allocation-site-pretenuring', '--min-semi-space-size=16'];

@@ -23,4 +23,13 @@ describe('the daemon Node flags', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe('ok');
   });
+
+  it('hold the young generation at its largest from the start, so an idle spell cannot shrink it (the memory reducer)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const script = "const s = require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'new_space'); process.stdout.write(String(s.space_size / 1048576))";
+    const sized = (flags: string[]): number => Number(spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' }).stdout);
+    // A 16-MiB semi-space with the daemon's flags; V8 on its own starts at 1 MiB and grows under load.
+    expect(sized(DAEMON_NODE_FLAGS)).toBe(16);
+    expect(sized(DAEMON_NODE_FLAGS.filter((f) => !f.startsWith('--min-semi-space-size')))).toBeLessThan(16);
+  });
 });
