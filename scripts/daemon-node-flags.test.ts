@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
@@ -17,15 +18,13 @@ describe('the daemon Node flags', () => {
     expect(unitFlags).toEqual(expected);
   });
 
-  it('are accepted by node', async () => {
-    const { spawnSync } = await import('node:child_process');
+  it('are accepted by node', () => {
     const run = spawnSync(process.execPath, [...DAEMON_NODE_FLAGS, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe('ok');
   });
 
-  it('hold the young generation at its largest from the start, so an idle spell cannot shrink it (the memory reducer)', async () => {
-    const { spawnSync } = await import('node:child_process');
+  it('hold the young generation at its largest from the start, so an idle spell cannot shrink it (the memory reducer)', () => {
     const script = "const s = require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'new_space'); process.stdout.write(String(s.space_size / 1048576))";
     const sized = (flags: string[]): number => Number(spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' }).stdout);
     // A 16-MiB semi-space with the daemon's flags; V8 on its own starts at 1 MiB and grows under load.
