@@ -15,6 +15,7 @@ import { backendError, formatMs, type ErrorContext } from './backend-errors.js';
 import { backendLogRecord, type BackendLogInput } from './backend-log.js';
 import { awaitSocketTimings, round, type ConnectTimings } from './connection-timings.js';
 import { rawResponseHeaders, withoutHopByHop, type OutgoingHeaders } from './headers.js';
+import { announcedTrailers, carryTrailers, forwardableTrailers, type ForwardedTrailers, type RawTrailers } from './trailers.js';
 import { PorticoError } from '../../core/errors.js';
 
 export interface ExchangeOptions {
@@ -82,6 +83,8 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
   #responseHeaders: OutgoingHeaders | null = null;
   #protocol: string | null = null;
   #body: ResponseBody | null = null;
+  /** A streamed body's trailers: what the backend announced, then what it sent. */
+  #trailers: ForwardedTrailers | null = null;
   /** The chunks of a small body read whole, or null when the body streams. */
   #chunks: Buffer[] | null = null;
   #timer: NodeJS.Timeout | null = null;
@@ -184,6 +187,8 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
       return true;
     }
     this.#body = new ResponseBody(this);
+    this.#trailers = { announced: announcedTrailers(rawHeaders), values: null };
+    carryTrailers(this.#body, this.#trailers);
     this.#resolve({ status: statusCode, headers: this.#responseHeaders, body: this.#body });
     return true;
   }
@@ -205,8 +210,10 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
     return !this.#paused;
   }
 
-  onComplete(): void {
+  /** The body's end, with the trailers that followed it (undici: a raw list over HTTP/1.1, an object over HTTP/2). */
+  onComplete(rawTrailers?: RawTrailers | null): void {
     if (this.#finished) return;
+    if (this.#trailers && rawTrailers) this.#trailers.values = forwardableTrailers(rawTrailers);
     this.#body?.push(null);
     const chunks = this.#chunks;
     this.#finish(null);

@@ -2,6 +2,7 @@ import { afterAll, expect, test } from 'vitest';
 import { backendRequest, backendsFor, cleanup, loadDefinitions, readAll, settle } from './testing/backend-fixture.js';
 import { makeCertificates } from './testing/certificates.js';
 import { startH2Origin } from './testing/origin.js';
+import { trailersOf } from './trailers.js';
 
 const tls = makeCertificates(['localhost', '127.0.0.1']);
 afterAll(() => tls.dispose());
@@ -33,4 +34,24 @@ test('without http2 the same origin cannot be reached (HTTP/1.1 only)', async ()
   const failure = await set.get('b').send(backendRequest(`${origin.url}/`)).catch((e: unknown) => e);
   expect(failure).toMatchObject({ kind: 'backend' });
   expect(origin.requests).toHaveLength(0);
+});
+
+test('over HTTP/2 the trailers after a streamed body come with it, as over HTTP/1.1 (gRPC status)', async () => {
+  const origin = await startH2Origin(tls, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/grpc', trailer: 'grpc-status, grpc-message' });
+    res.write('frame');
+    res.addTrailers({ 'grpc-status': '0', 'grpc-message': 'OK', 'www-authenticate': 'Basic' });
+    res.end();
+  });
+  cleanup(origin.close);
+  const config = await loadDefinitions(`backend "b" {\n origin = "${origin.url}"\n http2 = true\n ca_file = "${tls.caFile}"\n}`);
+  const { set } = backendsFor(config);
+  const response = await set.get('b').send(backendRequest(`${origin.url}/rpc`));
+  expect(await readAll(response.body)).toBe('frame');
+  const trailers = trailersOf(response.body);
+  expect(trailers?.announced).toBe('grpc-status, grpc-message');
+  expect(trailers?.values).toEqual([
+    ['grpc-status', '0'],
+    ['grpc-message', 'OK'],
+  ]);
 });

@@ -6,6 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
+import { carryTrailers, trailersOf } from '../backend/trailers.js';
 import type { GatewayResponse } from '../contracts.js';
 
 export const GZIP_MIN_BYTES = 1024;
@@ -66,6 +67,9 @@ export function maybeGzip(method: string, requestHeaders: Headers, response: Gat
   if (encoding && encoding.toLowerCase() !== 'identity') return response;
   const gzip = createGzip();
   const source = Buffer.isBuffer(response.body) ? Readable.from([response.body]) : response.body;
+  // A backend's trailers follow the gzipped body as they would the plain one (the source ends first).
+  const trailers = Buffer.isBuffer(response.body) ? undefined : trailersOf(response.body);
+  if (trailers) carryTrailers(gzip, trailers);
   source.on('error', (error) => gzip.destroy(error));
   source.pipe(gzip);
   const out: Record<string, string | string[]> = { ...headers, 'content-encoding': 'gzip' };

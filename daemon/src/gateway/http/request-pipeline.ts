@@ -10,6 +10,7 @@ import { errorResponse } from '../errors/error-response.js';
 import { asGatewayError, GatewayError } from '../errors/error-types.js';
 import { logAccess, logCustomFieldsError } from '../logs/log-sink.js';
 import { applyResponseHeaderModifiers, evalCustomLogFields, RequestScope } from '../eval/index.js';
+import { trailersOf } from '../backend/trailers.js';
 import { maybeGzip, stripSecureCookies } from './client-response.js';
 import { clientAddress, localHost } from './client-address.js';
 import { corsHeaders } from './cors.js';
@@ -186,12 +187,20 @@ function mergeVary(current: string | string[] | undefined, cors: Record<string, 
 /**
  * Writes the response; resolves with the body bytes written (the client going away ends it
  * early). The head goes as one flat list of name and value (no per-header calls), and a body
- * in memory goes with it in the same write.
+ * in memory goes with it in the same write. A streamed backend body's trailers follow it when
+ * the response is chunked (backend/trailers.ts).
  */
 function send(res: ServerResponse, response: GatewayResponse): Promise<number> | number {
   const noBody = response.status === 204 || response.status === 304;
-  res.writeHead(response.status, headLines(response.headers, noBody));
   const body = response.body;
+  const trailers = body === null || noBody || Buffer.isBuffer(body) ? undefined : trailersOf(body);
+  const announced = trailers?.announced ?? null;
+  // A Trailer header (the backend's announcement, or one a modifier set) only where trailers can
+  // follow, a chunked body: Node refuses the whole head otherwise.
+  const trailing = (announced !== null || response.headers['trailer'] !== undefined) && !noBody && chunked(res, response.headers);
+  const lines = headLines(response.headers, noBody, trailing);
+  if (announced !== null && trailing) lines.push('trailer', announced);
+  res.writeHead(response.status, lines);
   if (body === null || noBody) {
     if (body !== null && !Buffer.isBuffer(body)) body.destroy();
     res.end();
@@ -203,14 +212,31 @@ function send(res: ServerResponse, response: GatewayResponse): Promise<number> |
     res.end(body);
     return gone ? 0 : body.length;
   }
+  // Before pipe() ends the response on the body's end: the trailers go with that end.
+  if (trailers) {
+    body.once('end', () => {
+      if (trailers.values !== null && res.chunkedEncoding) res.addTrailers(trailers.values);
+    });
+  }
   return pipeBody(body, res);
 }
 
-/** `[name, value, name, value...]` for writeHead; without Content-Length for an answer that has no body. */
-function headLines(headers: GatewayResponse['headers'], noBody: boolean): (string | string[])[] {
+/**
+ * Whether Node will send this response chunked: no length or transfer coding of its own, a body
+ * (not HEAD), and a client that takes chunks (HTTP/1.1; Node decides that per request).
+ */
+function chunked(res: ServerResponse, headers: GatewayResponse['headers']): boolean {
+  return res.useChunkedEncodingByDefault && res.req.method !== 'HEAD' && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined;
+}
+
+/**
+ * `[name, value, name, value...]` for writeHead; without Content-Length for an answer that has no
+ * body, and without Trailer for one that cannot end with trailers.
+ */
+function headLines(headers: GatewayResponse['headers'], noBody: boolean, trailing: boolean): (string | string[])[] {
   const lines: (string | string[])[] = [];
   for (const name in headers) {
-    if (noBody && name === 'content-length') continue;
+    if ((noBody && name === 'content-length') || (!trailing && name === 'trailer')) continue;
     const value = headers[name];
     if (value !== undefined) lines.push(name, value);
   }
