@@ -11,6 +11,7 @@ import { createReadStream, type ReadStream, type Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import { contentTypeFor } from './content-types.js';
+import { declareBodyLength } from './body-length.js';
 
 export type RequestHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
 
@@ -96,7 +97,10 @@ export function staticFileResponse(file: StaticFile, method: string, headers: Re
   };
   if (notModified(headers, etag, lastModified)) return { status: 304, headers: out, body: null };
   out['content-length'] = String(file.size);
-  return { status: 200, headers: out, body: method === 'HEAD' ? null : createReadStream(file.path) };
+  if (method === 'HEAD') return { status: 200, headers: out, body: null };
+  const body = createReadStream(file.path);
+  declareBodyLength(body, out['content-length']);
+  return { status: 200, headers: out, body };
 }
 
 function staticFile(path: string, info: Stats): StaticFile {

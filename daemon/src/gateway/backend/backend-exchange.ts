@@ -16,6 +16,7 @@ import { backendLogRecord, type BackendLogInput } from './backend-log.js';
 import { awaitSocketTimings, round, type ConnectTimings } from './connection-timings.js';
 import { rawResponseHeaders, withoutHopByHop, type OutgoingHeaders } from './headers.js';
 import { announcedTrailers, carryTrailers, forwardableTrailers, type ForwardedTrailers, type RawTrailers } from './trailers.js';
+import { declareBodyLength } from '../../core/body-length.js';
 import { PorticoError } from '../../core/errors.js';
 
 export interface ExchangeOptions {
@@ -187,6 +188,8 @@ export class BackendExchange implements Dispatcher.DispatchHandler {
       return true;
     }
     this.#body = new ResponseBody(this);
+    const length = this.#responseHeaders['content-length'];
+    declareBodyLength(this.#body, typeof length === 'string' ? length : null);
     this.#trailers = { announced: announcedTrailers(rawHeaders), values: null };
     carryTrailers(this.#body, this.#trailers);
     this.#resolve({ status: statusCode, headers: this.#responseHeaders, body: this.#body });

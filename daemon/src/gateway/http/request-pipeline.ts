@@ -11,6 +11,7 @@ import { asGatewayError, GatewayError } from '../errors/error-types.js';
 import { logAccess, logCustomFieldsError } from '../logs/log-sink.js';
 import { applyResponseHeaderModifiers, evalCustomLogFields, RequestScope } from '../eval/index.js';
 import { trailersOf } from '../backend/trailers.js';
+import { declaredBodyLength } from '../../core/body-length.js';
 import { maybeGzip, stripSecureCookies } from './client-response.js';
 import { clientAddress, localHost } from './client-address.js';
 import { corsHeaders } from './cors.js';
@@ -193,6 +194,7 @@ function mergeVary(current: string | string[] | undefined, cors: Record<string, 
 function send(res: ServerResponse, response: GatewayResponse): Promise<number> | number {
   const noBody = response.status === 204 || response.status === 304;
   const body = response.body;
+  ownFraming(response.headers, body, res.req.method === 'HEAD');
   const trailers = body === null || noBody || Buffer.isBuffer(body) ? undefined : trailersOf(body);
   const announced = trailers?.announced ?? null;
   // A Trailer header (the backend's announcement, or one a modifier set) only where trailers can
@@ -222,11 +224,35 @@ function send(res: ServerResponse, response: GatewayResponse): Promise<number> |
 }
 
 /**
- * Whether Node will send this response chunked: no length or transfer coding of its own, a body
- * (not HEAD), and a client that takes chunks (HTTP/1.1; Node decides that per request).
+ * The answer's framing is the gateway's, whatever a modifier or a response block set (Go's
+ * server, the peer's, keeps it so too): no Transfer-Encoding from the headers (Node chunks a body of
+ * unknown length itself), and a Content-Length only as long as the body that follows, where
+ * that length is known (in memory, none, a backend's or a file's stream). A wrong one would let
+ * the client read the rest of the body as the next answer on its connection. An answer to HEAD
+ * has no body to measure (its Content-Length is the GET answer's): only a backend's own length
+ * is put back there.
+ */
+function ownFraming(headers: GatewayResponse['headers'], body: GatewayResponse['body'], head: boolean): void {
+  if (headers['transfer-encoding'] !== undefined) delete headers['transfer-encoding'];
+  const declared = headers['content-length'];
+  if (body === null) {
+    if (!head && declared !== undefined && declared !== '0') headers['content-length'] = '0';
+  } else if (Buffer.isBuffer(body)) {
+    if (!head && declared !== undefined && declared !== String(body.length)) headers['content-length'] = String(body.length);
+  } else {
+    const own = declaredBodyLength(body);
+    if (own === undefined || declared === own) return;
+    if (own === null) delete headers['content-length'];
+    else headers['content-length'] = own;
+  }
+}
+
+/**
+ * Whether Node will send this response chunked: no length of its own, a body (not HEAD), and a
+ * client that takes chunks (HTTP/1.1; Node decides that per request).
  */
 function chunked(res: ServerResponse, headers: GatewayResponse['headers']): boolean {
-  return res.useChunkedEncodingByDefault && res.req.method !== 'HEAD' && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined;
+  return res.useChunkedEncodingByDefault && res.req.method !== 'HEAD' && headers['content-length'] === undefined;
 }
 
 /**
