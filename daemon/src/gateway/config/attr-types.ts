@@ -33,6 +33,13 @@ export function checkType(value: PlainValue, type: AttrType): TypeCheck {
       if (n.ok && !Number.isInteger(n.value)) return wrongType('a whole number is required');
       return n;
     }
+    case 'status': {
+      const n = checkType(value, 'integer');
+      // A 1xx is no final answer (a client would wait for one, or switch protocols on 101), and
+      // Node refuses to write anything outside 100-999: an answer must end the exchange.
+      if (n.ok && ((n.value as number) < 200 || (n.value as number) > 599)) return badValue(`the status of an answer must be from 200 to 599, got ${n.value as number}`);
+      return n;
+    }
     case 'duration': {
       const text = toStringValue(value);
       if (!text.ok) return text;

@@ -10,6 +10,8 @@ export type AttrType =
   | 'bool'
   | 'number'
   | 'integer'
+  /** The status of a final answer: a whole number from 200 to 599. */
+  | 'status'
   | 'duration'
   | 'size'
   | 'stringList'
@@ -52,7 +54,7 @@ const REQUEST_HEADER_MODIFIERS = { remove_request_headers: r('stringList'), set_
 const RESPONSE_HEADER_MODIFIERS = { remove_response_headers: r('stringList'), set_response_headers: r('modifierMap'), add_response_headers: r('modifierMap') };
 const QUERY_MODIFIERS = { remove_query_params: r('stringList'), set_query_params: r('modifierMap'), add_query_params: r('modifierMap') };
 const FORM_MODIFIERS = { remove_form_params: r('stringList'), set_form_params: r('modifierMap'), add_form_params: r('modifierMap') };
-const STATUS_MODIFIER = { set_response_status: r('integer') };
+const STATUS_MODIFIER = { set_response_status: r('status') };
 /** Modifiers of the endpoint, proxy, backend and error_handler contexts (status: not in proxy). */
 const UPSTREAM_MODIFIERS = { ...REQUEST_HEADER_MODIFIERS, ...RESPONSE_HEADER_MODIFIERS, ...QUERY_MODIFIERS, ...FORM_MODIFIERS };
 
@@ -133,7 +135,7 @@ export const BLOCKS: Record<string, BlockSpec> = {
   },
   response: {
     labels: { kind: 'none' },
-    attributes: { body: r('string'), json_body: r('any'), status: r('integer'), headers: r('modifierMap') },
+    attributes: { body: r('string'), json_body: r('any'), status: r('status'), headers: r('modifierMap') },
     blocks: [],
   },
   definitions: {

@@ -8,7 +8,7 @@ import type { ModifiedResponse } from './response-contexts.js';
 
 /** The client response a `response` block describes: status (200), body (text/plain) or json_body (application/json), headers. */
 export function responseFromBlock(block: ResponseConfig, scope: EvalScope): ModifiedResponse {
-  const status = evalDyn(block.status, scope, { name: 'status', type: 'integer' }) ?? 200;
+  const status = evalDyn(block.status, scope, { name: 'status', type: 'status' }) ?? 200;
   if (!Number.isInteger(status) || status < 100 || status > 599) {
     throw new GatewayError('evaluation', `${formatRange(block.range)}: response status ${status} is not an HTTP status (100-599)`);
   }

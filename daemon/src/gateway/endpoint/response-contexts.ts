@@ -5,7 +5,7 @@ import type { EvalScope } from '../eval/request-scope.js';
 import { applyResponseHeaderModifiers } from '../modifiers/header-modifiers.js';
 import { drainBody } from './read-all.js';
 
-const SET_RESPONSE_STATUS: AttrCheck = { name: 'set_response_status', type: 'integer' };
+const SET_RESPONSE_STATUS: AttrCheck = { name: 'set_response_status', type: 'status' };
 
 /** One context's response modifiers and the scope its expressions see. */
 export interface ResponseContext {

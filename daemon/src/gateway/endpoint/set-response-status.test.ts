@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { send } from '../http/testing/test-gateway.js';
+import { problems } from '../config/testing/config-files.js';
 import { startBackend, startEndpointGateway } from './testing/endpoint-gateway.js';
 
 describe('set_response_status', () => {
@@ -35,5 +36,60 @@ definitions {
     expect(empty.text).toBe('');
     expect(empty.headers['content-length']).toBeUndefined();
     expect(gw.warnings).toEqual(['set_response_status = 204: the response body and Content-Length were removed']);
+  });
+});
+
+describe('the status of an answer is a final one, 200 to 599', () => {
+  it('a configuration that sets another does not load, and says which attribute and why', async () => {
+    const found = await problems(`
+server {
+  endpoint "/switch" {
+    set_response_status = 101
+    response { body = "x" }
+  }
+  endpoint "/odd" {
+    response {
+      status = 42
+    }
+  }
+}
+`);
+    expect(found).toEqual([
+      expect.stringMatching(/portico\.hcl:4,.*"set_response_status".*must be from 200 to 599, got 101/),
+      expect.stringMatching(/portico\.hcl:9,.*"status".*must be from 200 to 599, got 42/),
+    ]);
+  });
+
+  it('one an expression gives is an evaluation error: a logged 500, never a 1xx, a 6xx or an unlogged failure', async () => {
+    const backend = await startBackend();
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/dynamic" {
+    set_response_status = request.headers.x-status
+    proxy { backend = "b" }
+  }
+  endpoint "/block" {
+    response {
+      status = request.headers.x-status
+      body = "x"
+    }
+  }
+}
+definitions {
+  backend "b" { origin = "${backend.origin}" }
+}
+`);
+    for (const path of ['/dynamic', '/block']) {
+      for (const status of ['100', '101', '42', '600', '1000']) {
+        const res = await send(gw.url('/'), path, { headers: { 'x-status': status } });
+        expect([path, status, res.status, res.headers['gateway-error']]).toEqual([path, status, 500, 'expression evaluation error']);
+      }
+      const fine = await send(gw.url('/'), path, { headers: { 'x-status': '418' } });
+      expect(fine.status).toBe(418);
+    }
+    const logged = gw.records.filter((r) => r.type === 'gateway_access');
+    expect(logged).toHaveLength(12);
+    expect(logged.filter((r) => r['status'] === 500).map((r) => r['message'])).toEqual(Array.from({ length: 10 }, () => expect.stringMatching(/must be from 200 to 599, got \d+/)));
   });
 });
