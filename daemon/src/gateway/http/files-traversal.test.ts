@@ -8,7 +8,7 @@ describe('files never serve outside document_root', () => {
   it.each([
     ['/static/../secret.txt', 400],
     ['/static/%2e%2e/secret.txt', 400],
-    ['/static/%2E%2E%2Fsecret.txt', 404],
+    ['/static/%2E%2E%2Fsecret.txt', 400],
     ['/static/..%5csecret.txt', 400],
     ['/static/..\\secret.txt', 400],
     ['/static/a%00.txt', 400],

@@ -5,8 +5,10 @@ import { GatewayError } from '../errors/error-types.js';
  * upstream URL all see this one path, so no form of dot segment may reach them (a URL
  * parser or path join downstream would remove it and leave the matched route). Refused
  * with 400: `.` and `..` segments as sent or percent-encoded once (`%2e%2e`, `.%2E`), a
- * backslash (`\`, `%5c`: some servers take it for `/`), NUL, and malformed percent-encoding.
- * Anything encoded twice (`%252e`) is no dot segment here and travels on still encoded.
+ * backslash (`\`, `%5c`: some servers take it for `/`), NUL, malformed percent-encoding, and
+ * a dot segment behind an encoded slash (`a%2F..%2Fadmin`: a backend that decodes `%2F` before
+ * it resolves dot segments, as nginx does when it matches locations, would climb out of the
+ * route). Anything encoded twice (`%252e`) is no dot segment here and travels on still encoded.
  */
 export function checkRequestPath(path: string): void {
   // The common cases need no segment walk: a path with no dot, percent, backslash or NUL; and
@@ -39,6 +41,7 @@ export function segmentProblem(path: string): string | null {
       return `malformed percent-encoding in ${JSON.stringify(segment)}`;
     }
     if (decoded === '.' || decoded === '..') return `the dot segment ${JSON.stringify(segment)}`;
+    if (hidesDotSegment(decoded)) return `a dot segment behind an encoded slash in ${JSON.stringify(segment)}`;
     if (decoded.includes('\\')) return 'an encoded backslash';
     if (decoded.includes('\0')) return 'an encoded NUL byte';
   }
@@ -48,18 +51,23 @@ export function segmentProblem(path: string): string | null {
 /** A `.` or `..` segment as sent, in a path with nothing percent-encoded. */
 const DOT_SEGMENT = /(?:^|\/)(\.\.?)(?=\/|$)/;
 
-/** True when a path segment, as sent or decoded once, is `.` or `..`. */
+/** True when a segment decoded once holds `.` or `..` between encoded slashes (`..%2Fadmin`). */
+function hidesDotSegment(decoded: string): boolean {
+  return decoded.includes('/') && decoded.split('/').some((part) => part === '.' || part === '..');
+}
+
+/** True when a path segment, as sent or decoded once, is `.` or `..`, or hides one behind an encoded slash. */
 export function isDotSegment(segment: string): boolean {
   if (segment === '.' || segment === '..') return true;
   if (!segment.includes('%')) return false;
   try {
     const decoded = decodeURIComponent(segment);
-    return decoded === '.' || decoded === '..';
+    return decoded === '.' || decoded === '..' || hidesDotSegment(decoded);
   } catch {
     return false;
   }
 }
 
 function refuse(what: string): GatewayError {
-  return new GatewayError('client_request', `the request path contains ${what}; paths with dot segments, backslashes or NUL are refused so that the route matched is the route served`);
+  return new GatewayError('client_request', `the request path contains ${what}; paths with dot segments (encoded or not), backslashes or NUL are refused so that the route matched is the route served`);
 }
