@@ -57,12 +57,13 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
       const env: BodyEnv = { ctx: { ...ctx, endpoint, api: null }, scope, plan, signal: ctx.signal };
       let refused: BodyOutcome | null;
       try {
-        refused = await passAccessControls(labels, env);
+        refused = await passAccessControls(labels, env, logger);
       } finally {
         if (ctx.customLogFields.length > 0) ctx.log.blockCustom = evalCustomLogFields(ctx.customLogFields, scope, (error) => logCustomFieldsError(ctx.logSink, ctx.request.id, error));
       }
       if (!refused) return null;
       const response = applyResponseContexts({ ...refused.response }, refused.contexts);
+      if (response.warning !== undefined) logger?.warn(response.warning, { endpoint: endpoint.path, uid: ctx.request.id });
       return { status: response.status, headers: response.headers, body: response.body };
     },
   };
@@ -91,8 +92,8 @@ function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logge
   const steps: EndpointStep[] = [];
   if (plan.loginLabels.size > 0) steps.push(prepareLogins(plan.loginLabels));
   if (plan.clientBody || plan.formModifiers) steps.push(bufferClientBody(plan));
-  if (labels.length > 0) steps.push(accessControls(labels));
-  const run = compose(steps, runEndpointBody);
+  if (labels.length > 0) steps.push(accessControls(labels, logger));
+  const run = compose(steps, (endpointRun) => runEndpointBody(endpointRun, logger));
   // Contexts whose modifiers are all unset change nothing: left out.
   const outer: Modifiers[] = [server.modifiers, ...(api ? [api.modifiers] : [])].filter((m) => !unmodified(m));
   const serve = async function serveEndpoint(ctx: EndpointContext, scope: RequestScope): Promise<GatewayResponse> {
@@ -134,9 +135,9 @@ function bufferClientBody(plan: BodyPlan): EndpointStep {
 }
 
 /** The endpoint's access controls: a refusal answered by an error handler ends the chain here. */
-function accessControls(labels: readonly string[]): EndpointStep {
+function accessControls(labels: readonly string[], logger: ServeLogger | undefined): EndpointStep {
   return async function accessControlsStep(run, next) {
-    const refused = await passAccessControls(labels, run.env);
+    const refused = await passAccessControls(labels, run.env, logger);
     if (refused === null) return next(run);
     run.refused = true;
     return refused;
@@ -144,9 +145,9 @@ function accessControls(labels: readonly string[]): EndpointStep {
 }
 
 /** The permission check and the endpoint's blocks, with its error handlers and the api's. */
-function runEndpointBody(run: EndpointRun): Promise<BodyOutcome> {
+function runEndpointBody(run: EndpointRun, logger: ServeLogger | undefined): Promise<BodyOutcome> {
   const { ctx, scope, env } = run;
-  return runWithHandlers(ctx.endpoint, ctx.api?.errorHandlers ?? [], env, () => checkPermission(ctx, scope));
+  return runWithHandlers(ctx.endpoint, ctx.api?.errorHandlers ?? [], env, () => checkPermission(ctx, scope), logger);
 }
 
 /** Files and spa blocks run their access controls' error handlers as an endpoint without blocks of its own. */

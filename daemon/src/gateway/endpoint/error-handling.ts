@@ -25,29 +25,29 @@ export interface ServeLogger {
  * Runs the access controls; null when every one passes. A refusal goes to the failing
  * control's own error_handler (most specific); unhandled, it is thrown with its challenge.
  */
-export async function passAccessControls(labels: readonly string[], env: BodyEnv): Promise<BodyOutcome | null> {
+export async function passAccessControls(labels: readonly string[], env: BodyEnv, logger?: ServeLogger): Promise<BodyOutcome | null> {
   try {
     await env.ctx.access.enforce(labels, env.scope, env.ctx.log, env);
     return null;
   } catch (thrown) {
-    return answerRefusal(thrown, env);
+    return answerRefusal(thrown, env, logger);
   }
 }
 
 /** A refusal answered by the refusing control's most specific error handler; thrown (noted in the log) when none answers. */
-export async function answerRefusal(thrown: unknown, env: BodyEnv): Promise<BodyOutcome> {
+export async function answerRefusal(thrown: unknown, env: BodyEnv, logger?: ServeLogger): Promise<BodyOutcome> {
   const error = noteRefusal(thrown, env.ctx.log);
   const handlers = error.source === null ? [] : (env.ctx.config.accessControls[error.source]?.errorHandlers ?? []);
   const handler = mostSpecific(handlers, error);
   if (!handler) throw error;
   chosen(handler, env);
-  const handled = await runHandler(handler, env);
+  const handled = await runHandler(handler, error, env, logger);
   if (!handled) throw error;
   return handled;
 }
 
 /** Runs `body`; its errors go to the most specific of its own handlers, else of `outer` (the api's for an endpoint). */
-export async function runWithHandlers(body: HandlerBody, outer: readonly ErrorHandlerConfig[], env: BodyEnv, before?: () => void): Promise<BodyOutcome> {
+export async function runWithHandlers(body: HandlerBody, outer: readonly ErrorHandlerConfig[], env: BodyEnv, before?: () => void, logger?: ServeLogger): Promise<BodyOutcome> {
   let error: GatewayError;
   try {
     before?.();
@@ -57,18 +57,18 @@ export async function runWithHandlers(body: HandlerBody, outer: readonly ErrorHa
   } catch (thrown) {
     error = asGatewayError(thrown);
   }
-  return answerError(error, body.errorHandlers, outer, env);
+  return answerError(error, body.errorHandlers, outer, env, logger);
 }
 
 /** `error` (noted in the log) answered by the most specific of `own`, else of `outer`; thrown when none answers. */
-export async function answerError(error: GatewayError, own: readonly ErrorHandlerConfig[], outer: readonly ErrorHandlerConfig[], env: BodyEnv): Promise<BodyOutcome> {
+export async function answerError(error: GatewayError, own: readonly ErrorHandlerConfig[], outer: readonly ErrorHandlerConfig[], env: BodyEnv, logger?: ServeLogger): Promise<BodyOutcome> {
   env.ctx.log.errorType = error.kind;
   env.ctx.log.errorDetail = error.detail;
   const handler = mostSpecific(own, error) ?? mostSpecific(outer, error);
   if (!handler) throw error;
   chosen(handler, env);
-  const handled = await runHandler(handler, env);
-  // A handler that gives no response (only requests, e.g. a notification) leaves the error to be rendered.
+  const handled = await runHandler(handler, error, env, logger);
+  // A handler that gives no response (only requests, e.g. a notification) leaves the error to be rendered, with its modifiers.
   if (!handled) throw error;
   return handled;
 }
@@ -100,11 +100,16 @@ function chosen(handler: ErrorHandlerConfig, env: BodyEnv): void {
   env.ctx.log.handlerCustom = evalCustomLogFields(handler.customLogFields, env.scope, (error) => logCustomFieldsError(env.ctx.logSink, env.ctx.request.id, error, 'error_handler'));
 }
 
-async function runHandler(handler: ErrorHandlerConfig, env: BodyEnv): Promise<BodyOutcome | null> {
+/**
+ * Runs a handler for `handled`. With no response of its own it gives null and leaves `handled`
+ * to be rendered, its response modifiers and `set_response_status` applied to that answer (the
+ * peer answers `set_response_status = 418` in a basic_auth handler with 418).
+ */
+async function runHandler(handler: ErrorHandlerConfig, handled: GatewayError, env: BodyEnv, logger: ServeLogger | undefined): Promise<BodyOutcome | null> {
   try {
     const outcome = await runBody(handler, env);
     if (outcome) return outcome;
-    // Its modifiers (headers, status) still apply to nothing: the original error is rendered.
+    if (hasResponseModifiers(handler.modifiers)) handled.finish = (answer) => modifyRendered(answer, handler.modifiers, env, logger);
     return null;
   } catch (thrown) {
     const error = asGatewayError(thrown);
@@ -113,10 +118,21 @@ async function runHandler(handler: ErrorHandlerConfig, env: BodyEnv): Promise<Bo
     const nested = mostSpecific(handler.errorHandlers, error);
     if (!nested) throw error;
     chosen(nested, env);
-    const handled = await runHandler(nested, env);
-    if (!handled) throw error;
-    return handled;
+    const answered = await runHandler(nested, error, env, logger);
+    if (!answered) throw error;
+    return answered;
   }
+}
+
+function hasResponseModifiers(modifiers: Modifiers): boolean {
+  return modifiers.setResponseStatus !== null || modifiers.removeResponseHeaders !== null || modifiers.setResponseHeaders !== null || modifiers.addResponseHeaders !== null;
+}
+
+/** A rendered error answer with a handler's response modifiers; a 204 drops the body, with a warning for the daemon logger. */
+function modifyRendered(answer: GatewayResponse, modifiers: Modifiers, env: BodyEnv, logger: ServeLogger | undefined): GatewayResponse {
+  const modified = applyResponseContexts({ status: answer.status, headers: answer.headers, body: answer.body }, [{ modifiers, scope: env.scope, status: true }]);
+  if (modified.warning !== undefined) logger?.warn(modified.warning, { endpoint: env.ctx.endpoint.path, uid: env.ctx.request.id });
+  return { status: modified.status, headers: modified.headers, body: modified.body };
 }
 
 function mostSpecific(handlers: readonly ErrorHandlerConfig[], error: GatewayError): ErrorHandlerConfig | undefined {

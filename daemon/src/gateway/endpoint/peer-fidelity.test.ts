@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { send } from '../http/testing/test-gateway.js';
+import { accessLines, basic, startAccessGateway } from '../access/testing/access-gateway.js';
 import { startBackend, startEndpointGateway, type SeenRequest } from './testing/endpoint-gateway.js';
 
 /**
@@ -223,5 +224,95 @@ server {
     const actual = await send(gw.url('/'), '/c', { headers: { origin: 'https://a.example' } });
     // Every origin gets the same `*`: the actual answer does not vary.
     expect(actual.headers['vary']).toBeUndefined();
+  });
+});
+
+describe('peer fidelity: an error handler without a response of its own', () => {
+  // The peer's modifier test "/teapot": a basic_auth handler with only set_response_status = 418 answers 418.
+  it('applies its response modifiers and set_response_status to the rendered error', async () => {
+    const notify = await startBackend();
+    const gw = await startAccessGateway({
+      'portico.hcl': `
+server {
+  hosts = ["*:0"]
+  endpoint "/teapot" {
+    access_control = ["ba"]
+    response {}
+  }
+  files {
+    base_path = "/docs"
+    document_root = "www"
+    access_control = ["ba"]
+  }
+  endpoint "/noted" {
+    proxy { url = "http://127.0.0.1:1/" }
+    error_handler "backend" {
+      add_response_headers = { x-noted = backend_responses.notify.status }
+      request "notify" { url = "${notify.origin}/notify" }
+    }
+  }
+  endpoint "/quiet" {
+    proxy { url = "http://127.0.0.1:1/" }
+    error_handler {
+      set_response_status = 204
+    }
+  }
+  endpoint "/broken" {
+    proxy { url = "http://127.0.0.1:1/" }
+    error_handler {
+      set_response_headers = { x-echo = request.query.v[0] }
+    }
+  }
+  endpoint "/nested" {
+    proxy { url = "http://127.0.0.1:1/" }
+    error_handler {
+      set_response_status = 599
+      proxy { url = "http://127.0.0.1:1/again" }
+      error_handler "backend" {
+        set_response_headers = { x-nested = "1" }
+      }
+    }
+  }
+}
+definitions {
+  basic_auth "ba" {
+    password = "pw"
+    error_handler {
+      set_response_status = 418
+    }
+  }
+}
+`,
+      'www/page.txt': 'page',
+    });
+    for (const path of ['/teapot', '/docs/page.txt']) {
+      const refused = await fetch(gw.url(path));
+      expect([path, refused.status]).toEqual([path, 418]);
+      expect(refused.headers.get('www-authenticate')).toContain('Basic');
+      expect(await refused.text()).toContain('access control error');
+    }
+    const passed = await fetch(gw.url('/docs/page.txt'), { headers: { authorization: basic('', 'pw') } });
+    expect([passed.status, await passed.text()]).toEqual([200, 'page']);
+
+    const noted = await fetch(gw.url('/noted'));
+    expect([noted.status, noted.headers.get('x-noted')]).toEqual([502, '200']);
+    expect(await noted.text()).toContain('backend error');
+    expect(notify.seen.map((r) => r.url)).toEqual(['/notify']);
+
+    const quiet = await fetch(gw.url('/quiet'));
+    expect([quiet.status, quiet.headers.get('content-length'), await quiet.text()]).toEqual([204, null, '']);
+    expect(gw.warnings).toEqual(['set_response_status = 204: the response body and Content-Length were removed']);
+
+    // A header value that cannot be sent: the modifier fails, and the evaluation error is answered instead.
+    const fine = await fetch(gw.url('/broken?v=ok'));
+    expect([fine.status, fine.headers.get('x-echo')]).toEqual([502, 'ok']);
+    const broken = await fetch(gw.url('/broken?v=a%0D%0Ab'));
+    expect([broken.status, broken.headers.get('x-echo')]).toEqual([500, null]);
+    expect(await broken.text()).toContain('expression evaluation error');
+    expect(accessLines(gw).at(-1)?.['error_type']).toBe('evaluation');
+
+    // The failing handler's own modifiers do not apply; its nested handler's do.
+    const nested = await fetch(gw.url('/nested'));
+    expect([nested.status, nested.headers.get('x-nested')]).toEqual([502, '1']);
   });
 });

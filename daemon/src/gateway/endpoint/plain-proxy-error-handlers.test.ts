@@ -213,7 +213,7 @@ describe('a plain proxy route with error handlers', () => {
     expect(lines('/plain/')[5]).toMatchObject({ errorType: 'evaluation' });
   });
 
-  it('renders the error when a handler gives no response, and answers a failing handler with its nested one', async () => {
+  it('renders the error, with its modifiers, when a handler gives no response, and answers a failing handler with its nested one', async () => {
     const backend = await startBackend(respond);
     const notify = await startBackend();
     // The timeout handler only notifies; the api handler's own request fails and its nested handler answers.
@@ -223,6 +223,7 @@ describe('a plain proxy route with error handlers', () => {
         backend = "b"
       }
       error_handler "backend_timeout" {
+        add_response_headers = { x-noted = backend_responses.notify.status }
         request "notify" {
           backend = "notify"
         }
@@ -236,15 +237,16 @@ describe('a plain proxy route with error handlers', () => {
     expect(hcl).toContain('status = 599');
     expect(await compiles(hcl, '/plain', '/**')).toBe(true);
     const gw = await startAccessGateway({ 'portico.hcl': hcl });
-    const statuses: Record<string, number[]> = { '/plain': [], '/general': [] };
+    const statuses: Record<string, (number | string | null)[]> = { '/plain': [], '/general': [] };
     for (const path of ['/slow', '/reset']) {
       for (const prefix of ['/plain', '/general']) {
         const res = await fetch(gw.url(`${prefix}${path}`));
         await res.arrayBuffer();
-        statuses[prefix]?.push(res.status);
+        statuses[prefix]?.push(res.status, res.headers.get('x-noted'));
       }
     }
-    expect(statuses['/plain']).toEqual([504, 599]);
+    // The notifying handler's modifiers apply to the rendered timeout.
+    expect(statuses['/plain']).toEqual([504, '200', 599, null]);
     expect(statuses['/general']).toEqual(statuses['/plain']);
     expect(notify.seen).toHaveLength(2);
     const lines = (prefix: string) => accessLines(gw).filter((l) => String(l['url']).includes(prefix)).map((l) => [l['status'], l['error_type'], l['handler']]);

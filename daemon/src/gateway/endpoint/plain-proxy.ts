@@ -238,7 +238,7 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       } catch (thrown) {
         if (failures === null || !failures.refusals) throw noteRefusal(thrown, ctx.log);
         // As the general path: the refusing control's handler answers, without private caching.
-        const outcome = await answerRefusal(thrown, new EndpointBodyEnv(ctx, scope!, failures.plan));
+        const outcome = await answerRefusal(thrown, new EndpointBodyEnv(ctx, scope!, failures.plan), failures.logger);
         return finishOutcome(outcome, failures.outer, scope!, ctx, failures.logger, false);
       }
     }
@@ -278,7 +278,7 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
       if (failures === null || (failures.own.length === 0 && failures.api.length === 0)) throw error;
       // Without modifiers or access controls the scope was not needed so far: a new one holds what this one would.
       const handlerScope = scope ?? routeScope(ctx);
-      const outcome = await answerError(error, failures.own, failures.api, new EndpointBodyEnv(ctx, handlerScope, failures.plan));
+      const outcome = await answerError(error, failures.own, failures.api, new EndpointBodyEnv(ctx, handlerScope, failures.plan), failures.logger);
       return finishOutcome(outcome, failures.outer, handlerScope, ctx, failures.logger, labels.length > 0 && ctx.access.privateCaching(labels));
     }
     // The backend's headers are this request's own (hop-by-hop headers already dropped), and its

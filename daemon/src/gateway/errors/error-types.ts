@@ -3,6 +3,7 @@
  * status and the synopsis the client sees. The detail goes to the log line only.
  */
 import { PorticoError } from '../../core/errors.js';
+import type { GatewayResponse } from '../contracts.js';
 
 export const ERROR_TYPES = {
   access_control: { parent: null, status: 403, synopsis: 'access control error' },
@@ -78,6 +79,12 @@ export class GatewayError extends PorticoError {
   readonly synopsis: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly source: string | null;
+  /**
+   * Set by an error_handler that answered with no response of its own (only requests, or only
+   * modifiers): its response modifiers and `set_response_status`, applied to this error's
+   * rendered answer. May throw an evaluation error.
+   */
+  finish: ((answer: GatewayResponse) => GatewayResponse) | null = null;
 
   constructor(
     readonly kind: GatewayErrorKind,

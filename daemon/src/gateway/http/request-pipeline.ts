@@ -93,6 +93,15 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
       const reason: unknown = slot.lifetime.reason;
       failure = asGatewayError(reason instanceof GatewayError ? reason : error);
       response = errorResponse({ error: failure, template: placement.template, requestId: id, path, method });
+      if (failure.finish !== null) {
+        try {
+          // An error_handler without a response of its own: its modifiers apply to the rendered error.
+          response = failure.finish(response);
+        } catch (thrown) {
+          failure = asGatewayError(thrown, 'evaluation');
+          response = errorResponse({ error: failure, template: placement.template, requestId: id, path, method });
+        }
+      }
     }
   }
 
