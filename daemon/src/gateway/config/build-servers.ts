@@ -109,14 +109,14 @@ function checkPermissionMix(api: Block, endpoints: readonly Block[], scope: Load
   }
 }
 
-/** Two endpoints of one server may not match the same paths: `{name}` segments compare equal whatever the name. */
+/** Two endpoints of one server may not match the same paths: `{name}` segments compare equal whatever the name, and a trailing slash does not count. */
 function checkDuplicateEndpoints(placed: readonly Placed[], scope: LoadScope): void {
   const seen = new Map<string, Placed>();
   for (const p of placed) {
-    const key = p.endpoint.path.replace(/\{[^}]*\}/g, '{}');
+    const key = p.endpoint.path.replace(/\{[^}]*\}/g, '{}').replace(/(.)\/+$/, '$1');
     const previous = seen.get(key);
     if (previous) {
-      scope.diags.error('Duplicate endpoint', `The endpoint "${p.endpoint.path}" is already defined at ${where(previous.labelRange)} (as "${previous.endpoint.path}"); paths are compared after joining base paths, whatever the {parameter} names.`, p.labelRange);
+      scope.diags.error('Duplicate endpoint', `The endpoint "${p.endpoint.path}" is already defined at ${where(previous.labelRange)} (as "${previous.endpoint.path}"); paths are compared after joining base paths, whatever the {parameter} names, and "/a/" routes as "/a".`, p.labelRange);
       continue;
     }
     seen.set(key, p);

@@ -29,7 +29,7 @@ describe('load-time checks', () => {
     ]);
   });
 
-  it('refuses duplicate endpoint patterns after joining base paths, whatever the parameter names', async () => {
+  it('refuses duplicate endpoint patterns after joining base paths, whatever the parameter names or a trailing slash', async () => {
     const source = `server {
   base_path = "/v1"
   endpoint "/api/users/{id}" {
@@ -41,10 +41,17 @@ describe('load-time checks', () => {
       ${OK}
     }
   }
+  endpoint "/admin" {
+    ${OK}
+  }
+  endpoint "/admin/" {
+    ${OK}
+  }
 }
 `;
     expect(await problems(source)).toEqual([
-      'portico.hcl:10,14-29: Duplicate endpoint; The endpoint "/v1/api/users/{name}" is already defined at portico.hcl:3,12 (as "/v1/api/users/{id}"); paths are compared after joining base paths, whatever the {parameter} names.',
+      'portico.hcl:10,14-29: Duplicate endpoint; The endpoint "/v1/api/users/{name}" is already defined at portico.hcl:3,12 (as "/v1/api/users/{id}"); paths are compared after joining base paths, whatever the {parameter} names, and "/a/" routes as "/a".',
+      'portico.hcl:21,12-21: Duplicate endpoint; The endpoint "/v1/admin/" is already defined at portico.hcl:16,12 (as "/v1/admin"); paths are compared after joining base paths, whatever the {parameter} names, and "/a/" routes as "/a".',
     ]);
   });
 

@@ -175,7 +175,7 @@ defaults {
       'b.hcl': 'server {\n  endpoint "/y" {\n    response {\n      body = "1"\n    }\n  }\n  endpoint "/y" {\n    response {\n      body = "2"\n    }\n  }\n}\n',
     });
     expect(messages).toEqual([
-      'b.hcl:7,12-16: Duplicate endpoint; The endpoint "/y" is already defined at b.hcl:2,12 (as "/y"); paths are compared after joining base paths, whatever the {parameter} names.',
+      'b.hcl:7,12-16: Duplicate endpoint; The endpoint "/y" is already defined at b.hcl:2,12 (as "/y"); paths are compared after joining base paths, whatever the {parameter} names, and "/a/" routes as "/a".',
     ]);
   });
 

@@ -77,6 +77,55 @@ server {
     expect((await send(gw.url('/'), '/p/')).status).toBe(404);
     expect((await send(gw.url('/'), '/p//q/b')).status).toBe(404);
   });
+
+  // The peer's router drops trailing slashes (its error_handler test asks "/default/" of endpoint "/default").
+  it('route "/admin/" as "/admin": a protected path is not reached through a catch-all by adding a slash', async () => {
+    const backend = await startBackend();
+    const gw = await startAccessGateway({
+      'portico.hcl': `
+server {
+  hosts = ["*:0"]
+  endpoint "/admin" {
+    access_control = ["ba"]
+    proxy { backend = "b" }
+  }
+  endpoint "/**" {
+    proxy { backend = "b" }
+  }
+  api {
+    base_path = "/api"
+    endpoint "/" {
+      response { body = "api root" }
+    }
+  }
+  spa {
+    base_path = "/app"
+    bootstrap_file = "www/index.html"
+    paths = ["/"]
+  }
+}
+definitions {
+  backend "b" { origin = "${backend.origin}" }
+  basic_auth "ba" {
+    password = "pw"
+    realm = "protected"
+  }
+}
+`,
+      'www/index.html': '<h1>app</h1>',
+    });
+    for (const path of ['/admin', '/admin/', '/admin//', '/admin/?q=1']) {
+      const res = await fetch(gw.url(path));
+      expect([path, res.status, res.headers.get('www-authenticate')]).toEqual([path, 401, 'Basic realm="protected"']);
+    }
+    const passed = await fetch(gw.url('/admin/'), { headers: { authorization: basic('', 'pw') } });
+    expect(passed.status).toBe(200);
+    // The backend gets the path as sent.
+    expect(backend.seen.map((r) => r.url)).toEqual(['/admin/']);
+    expect((await fetch(gw.url('/admin/x'))).status).toBe(200);
+    for (const path of ['/api', '/api/']) expect(await (await fetch(gw.url(path))).text()).toBe('api root');
+    for (const path of ['/app', '/app/']) expect(await (await fetch(gw.url(path))).text()).toBe('<h1>app</h1>');
+  });
 });
 
 describe('peer fidelity: proxy credentials', () => {

@@ -38,12 +38,10 @@ export function parsePathPattern(source: string): PathPattern {
     if (part.includes('{') || part.includes('}')) {
       throw new Error(`path pattern "${source}": a parameter must be a whole segment such as "/{id}"; "${part}" is not`);
     }
-    // An empty segment is only allowed as the trailing slash of "/a/".
+    // An empty segment is only allowed as the trailing slash of "/a/", which routes as "/a" (as the peer).
     if (part === '' && i !== parts.length - 1) throw new Error(`path pattern "${source}" has an empty segment ("//")`);
-    segments.push({ kind: 'static', text: part });
+    if (part !== '') segments.push({ kind: 'static', text: part });
   });
-  // "/" alone is the root: no segments rather than one empty one.
-  if (segments.length === 1 && segments[0]!.kind === 'static' && segments[0]!.text === '' && !wildcard) return { source, segments: [], wildcard };
   return { source, segments, wildcard };
 }
 

@@ -34,22 +34,35 @@ describe('PathRouter', () => {
     expect(r.match('/static/')).toMatchObject({ value: '/static/**', rest: '' });
   });
 
-  it('keeps "/a" and "/a/" apart and does not let {param} match an empty segment', () => {
-    const r = router('/a', '/users/{id}');
+  it('routes "/a/" as "/a", as the peer, and does not let {param} match an empty segment', () => {
+    const r = router('/a', '/users/{id}', '/**');
     expect(matched(r, '/a')).toBe('/a');
-    expect(matched(r, '/a/')).toBeNull();
-    expect(matched(r, '/users/')).toBeNull();
+    // Not the catch-all: a protected "/admin" must not be reached as "/admin/" through "/**".
+    expect(matched(r, '/a/')).toBe('/a');
+    expect(matched(r, '/a//')).toBe('/a');
+    expect(matched(r, '/users/')).toBe('/**');
+    expect(matched(router('/users/{id}'), '/users/')).toBeNull();
+    expect(matched(router('/a/'), '/a')).toBe('/a/');
     expect(matched(router('/a/'), '/a/')).toBe('/a/');
+    expect(() => router('/a', '/a/')).toThrow('path pattern "/a/" routes the same paths as "/a"');
   });
 
   it('lets a pattern that ends in a parameter take a trailing slash, as the peer does', () => {
     const r = router('/p/{x}', '/p/{x}/q/{y}', '/s/{x}/static');
     expect(r.match('/p/a/')).toMatchObject({ value: '/p/{x}', params: { x: 'a' } });
     expect(r.match('/p/a/q/b/')).toMatchObject({ value: '/p/{x}/q/{y}', params: { x: 'a', y: 'b' } });
-    expect(matched(r, '/s/a/static/')).toBeNull();
+    expect(matched(r, '/s/a/static/')).toBe('/s/{x}/static');
     expect(matched(r, '/p/')).toBeNull();
     expect(matched(r, '/p//')).toBeNull();
     expect(matched(r, '/p//q/b')).toBeNull();
+  });
+
+  it('gives a wildcard the rest as sent, trailing slashes included', () => {
+    const r = router('/static/**', '/static/exact');
+    expect(r.match('/static/css/')).toMatchObject({ value: '/static/**', rest: 'css/' });
+    expect(r.match('/static/css//')).toMatchObject({ value: '/static/**', rest: 'css//' });
+    expect(r.match('/static/')).toMatchObject({ value: '/static/**', rest: '' });
+    expect(r.match('/static/exact/')).toMatchObject({ value: '/static/exact', rest: null });
   });
 
   it('routes the root only to "/" or a root wildcard', () => {

@@ -55,26 +55,28 @@ export class PathRouter<T> {
     current[slot] = { value, pattern, names };
   }
 
-  /** The route for a URL path (as sent, percent-encoded), or null. */
+  /**
+   * The route for a URL path (as sent, percent-encoded), or null. As the peer, trailing slashes
+   * do not count: `/a/` and `/a//` take the route of `/a` (so a protected `/admin` is not
+   * bypassed through `/admin/` to a catch-all that a backend would serve as `/admin`). What a
+   * wildcard matched keeps them (`/static/css/` → `css/`).
+   */
   match(path: string): RouteMatch<T> | null {
-    const segments = path.split('/').slice(1);
-    if (segments.length === 1 && segments[0] === '') segments.pop();
-    let found = this.#walk(this.#root, segments, 0, []);
-    // As the peer: a pattern ending in a parameter also takes a trailing slash ("/p/{x}" matches "/p/a/"); static paths stay apart.
-    if (!found && segments.length > 1 && segments.at(-1) === '') {
-      const trimmed = this.#walk(this.#root, segments.slice(0, -1), 0, []);
-      if (trimmed && trimmed.rest === null && trimmed.route.pattern.segments.at(-1)?.kind === 'param') found = trimmed;
-    }
+    const all = path.split('/').slice(1);
+    let end = all.length;
+    while (end > 0 && all[end - 1] === '') end--;
+    const segments = end === all.length ? all : all.slice(0, end);
+    const found = this.#walk(this.#root, segments, 0, []);
     if (!found) return null;
     const params: Record<string, string> = {};
     found.route.names.forEach((name, i) => (params[name] = decodeSegment(found.captured[i] ?? '')));
-    return { value: found.route.value, pattern: found.route.pattern, params, rest: found.rest };
+    return { value: found.route.value, pattern: found.route.pattern, params, rest: found.restAt === null ? null : all.slice(found.restAt).join('/') };
   }
 
-  #walk(at: Node<T>, segments: string[], i: number, captured: string[]): { route: Terminal<T>; captured: string[]; rest: string | null } | null {
+  #walk(at: Node<T>, segments: string[], i: number, captured: string[]): { route: Terminal<T>; captured: string[]; restAt: number | null } | null {
     if (i === segments.length) {
-      if (at.exact) return { route: at.exact, captured: [...captured], rest: null };
-      if (at.wildcard) return { route: at.wildcard, captured: [...captured], rest: '' };
+      if (at.exact) return { route: at.exact, captured: [...captured], restAt: null };
+      if (at.wildcard) return { route: at.wildcard, captured: [...captured], restAt: i };
       return null;
     }
     const segment = segments[i]!;
@@ -90,7 +92,7 @@ export class PathRouter<T> {
       captured.pop();
       if (found) return found;
     }
-    if (at.wildcard) return { route: at.wildcard, captured: [...captured], rest: segments.slice(i).join('/') };
+    if (at.wildcard) return { route: at.wildcard, captured: [...captured], restAt: i };
     return null;
   }
 }
