@@ -57,6 +57,31 @@ describe('PathRouter', () => {
     expect(matched(r, '/p//q/b')).toBeNull();
   });
 
+  it('routes on the decoded path, as the peer: encoded letters and slashes are what they stand for', () => {
+    const r = router('/admin', '/admin/users/{id}', '/files/{name}', '/caf\u00e9', '/**');
+    for (const path of ['/%61dmin', '/%61%64%6D%69%6E', '/admin%2F', '/admin%2f%2F']) expect(matched(r, path), path).toBe('/admin');
+    expect(r.match('/admin%2Fusers%2F7')).toMatchObject({ value: '/admin/users/{id}', params: { id: '7' } });
+    expect(r.match('/admin/users/%37%20x')).toMatchObject({ value: '/admin/users/{id}', params: { id: '7 x' } });
+    expect(matched(r, '/caf%C3%A9')).toBe('/caf\u00e9');
+    // A parameter is one decoded segment: an encoded slash ends it, as a slash does.
+    expect(matched(r, '/files/a%2Fb')).toBe('/**');
+    expect(r.match('/files/a%20b')).toMatchObject({ value: '/files/{name}', params: { name: 'a b' } });
+    // The wildcard's rest is as sent.
+    expect(r.match('/x/%61%2Fb/')).toMatchObject({ value: '/**', rest: 'x/%61%2Fb/' });
+    expect(router('/s/**').match('/s%2Fa%2Fb')).toMatchObject({ value: '/s/**', rest: 'a%2Fb' });
+  });
+
+  it('gives a route to a path and to its decoded form alike', () => {
+    const r = router('/a', '/a/b', '/a/{x}', '/a/{x}/c/**', '/b/**', '/');
+    const encode = (text: string, pick: number): string => [...text].map((ch, i) => ((pick >> i % 8) & 1 && ch !== '%' ? `%${ch.charCodeAt(0).toString(16).padStart(2, '0')}` : ch)).join('');
+    for (const path of ['/', '/a', '/a/', '/a/b', '/a/bb', '/a/b/c/d', '/b', '/b/q/', '/c', '/a/x/c']) {
+      for (let pick = 0; pick < 256; pick += 7) {
+        const sent = encode(path, pick);
+        expect([sent, r.match(sent)?.value ?? null]).toEqual([sent, r.match(path)?.value ?? null]);
+      }
+    }
+  });
+
   it('gives a wildcard the rest as sent, trailing slashes included', () => {
     const r = router('/static/**', '/static/exact');
     expect(r.match('/static/css/')).toMatchObject({ value: '/static/**', rest: 'css/' });

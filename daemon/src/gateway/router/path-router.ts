@@ -56,21 +56,25 @@ export class PathRouter<T> {
   }
 
   /**
-   * The route for a URL path (as sent, percent-encoded), or null. As the peer, trailing slashes
-   * do not count: `/a/` and `/a//` take the route of `/a` (so a protected `/admin` is not
-   * bypassed through `/admin/` to a catch-all that a backend would serve as `/admin`). What a
-   * wildcard matched keeps them (`/static/css/` → `css/`).
+   * The route for a URL path (as sent, percent-encoded), or null. Matched as the peer matches
+   * it (Go's decoded `URL.Path`), so that a backend that decodes the path serves the route whose
+   * access controls ran: percent-encoding is decoded before segments are compared
+   * (`/%61dmin` is `/admin`), an encoded slash separates segments as `/` does (`/a%2Fb` is
+   * `/a/b`), and trailing slashes do not count (`/admin/` and `/admin//` are `/admin`, not a
+   * catch-all that a backend would serve as `/admin`). Parameters are the decoded segments;
+   * what a wildcard matched is the rest as sent, trailing slashes and encoding kept.
    */
   match(path: string): RouteMatch<T> | null {
-    const all = path.split('/').slice(1);
-    let end = all.length;
-    while (end > 0 && all[end - 1] === '') end--;
-    const segments = end === all.length ? all : all.slice(0, end);
+    const split = splitPath(path);
+    const { pieces } = split;
+    let end = pieces.length;
+    while (end > 0 && pieces[end - 1] === '') end--;
+    const segments = split.decoded ? pieces.slice(0, end).map(decodeSegment) : end === pieces.length ? pieces : pieces.slice(0, end);
     const found = this.#walk(this.#root, segments, 0, []);
     if (!found) return null;
     const params: Record<string, string> = {};
-    found.route.names.forEach((name, i) => (params[name] = decodeSegment(found.captured[i] ?? '')));
-    return { value: found.route.value, pattern: found.route.pattern, params, rest: found.restAt === null ? null : all.slice(found.restAt).join('/') };
+    found.route.names.forEach((name, i) => (params[name] = found.captured[i] ?? ''));
+    return { value: found.route.value, pattern: found.route.pattern, params, rest: found.restAt === null ? null : restFrom(split, found.restAt) };
   }
 
   #walk(at: Node<T>, segments: string[], i: number, captured: string[]): { route: Terminal<T>; captured: string[]; restAt: number | null } | null {
@@ -97,7 +101,39 @@ export class PathRouter<T> {
   }
 }
 
+/** A path's segments as sent, each with the separator before it (`/`, or `%2F` in a path that has a percent sign). */
+interface SplitPath {
+  readonly pieces: string[];
+  readonly separators: string[] | null;
+  /** The path has a percent sign: its segments are decoded to be compared. */
+  readonly decoded: boolean;
+}
+
+const ENCODED_SLASH = /(\/|%2[fF])/;
+
+function splitPath(path: string): SplitPath {
+  if (!path.includes('%')) return { pieces: path.split('/').slice(1), separators: null, decoded: false };
+  const parts = path.split(ENCODED_SLASH);
+  const pieces: string[] = [];
+  const separators: string[] = [];
+  // parts: [before the first separator (""), separator, piece, separator, piece, ...]
+  for (let i = 1; i < parts.length; i += 2) {
+    separators.push(parts[i]!);
+    pieces.push(parts[i + 1] ?? '');
+  }
+  return { pieces, separators, decoded: true };
+}
+
+/** What a wildcard matched from segment `at` on, as sent. */
+function restFrom({ pieces, separators }: SplitPath, at: number): string {
+  if (separators === null) return pieces.slice(at).join('/');
+  let rest = pieces[at] ?? '';
+  for (let i = at + 1; i < pieces.length; i++) rest += separators[i]! + pieces[i]!;
+  return rest;
+}
+
 function decodeSegment(raw: string): string {
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {
