@@ -39,5 +39,24 @@ export function checkRequestLine(req: IncomingMessage, limits: FrontLimits): Gat
   if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) {
     return new GatewayError('client_request', 'an HTTP/1.1 request without a Host header');
   }
+  if (originForm(target) === null) {
+    return new GatewayError('client_request', `the request target ${JSON.stringify(target.slice(0, 64))} is neither a path ("/...") nor an absolute http(s) URL; "*" and host:port targets are not served`);
+  }
+  // A fragment is never sent to a server; a URL parser on the way to the backend would drop it after routing saw it.
+  if (target.includes('#')) return new GatewayError('client_request', 'the request target contains "#" (a fragment); send it percent-encoded as %23');
   return null;
+}
+
+/**
+ * The request target in origin-form, as sent: a path stays as it is, absolute-form
+ * (`http://host:8080/a?b`, RFC 9112 §3.2.2) gives its path and query (`/a?b`, or `/` for
+ * none), so routing, access controls and the backend all see the path a backend resolves;
+ * null for any other form (`*`, `host:port`, a relative path).
+ */
+export function originForm(target: string): string | null {
+  if (target.startsWith('/')) return target;
+  const authority = /^https?:\/\/[^/?#]*/i.exec(target);
+  if (authority === null) return null;
+  const rest = target.slice(authority[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }

@@ -19,7 +19,7 @@ import { dispatch, emptyPlacement, type Placement } from './dispatch.js';
 import { headerKey } from './header-key.js';
 import { requestHost, requestUrl } from './forwarded-url.js';
 import { requestIdFor } from './request-id.js';
-import { checkRequestLine, type FrontLimits } from './front-limits.js';
+import { checkRequestLine, originForm, type FrontLimits } from './front-limits.js';
 import type { RequestLifetime } from './request-lifetime.js';
 import { checkRequestPath } from './request-path.js';
 import type { Runtime } from './runtime.js';
@@ -58,7 +58,8 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   const { runtime, port } = slot;
   const settings = runtime.config.settings;
   const method = (req.method ?? 'GET').toUpperCase();
-  const rawUrl = req.url ?? '/';
+  // Absolute-form targets route by their path (a target that is neither is refused by checkRequestLine below).
+  const rawUrl = originForm(req.url ?? '/') ?? '/';
   const queryAt = rawUrl.indexOf('?');
   const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
   const search = queryAt === -1 ? '' : rawUrl.slice(queryAt);

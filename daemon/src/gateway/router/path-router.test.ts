@@ -82,6 +82,14 @@ describe('PathRouter', () => {
     }
   });
 
+  it('leaves empty segments out, as nginx merges slashes, and gives a wildcard the rest as sent', () => {
+    const r = router('/admin', '/admin/{id}', '/files/**', '/**');
+    for (const path of ['//admin', '/admin//', '///admin', '//%61dmin%2F']) expect(matched(r, path), path).toBe('/admin');
+    expect(r.match('/admin//7')).toMatchObject({ value: '/admin/{id}', params: { id: '7' } });
+    expect(r.match('/files//a//b/')).toMatchObject({ value: '/files/**', rest: '/a//b/' });
+    expect(r.match('//x')).toMatchObject({ value: '/**', rest: '/x' });
+  });
+
   it('gives a wildcard the rest as sent, trailing slashes included', () => {
     const r = router('/static/**', '/static/exact');
     expect(r.match('/static/css/')).toMatchObject({ value: '/static/**', rest: 'css/' });

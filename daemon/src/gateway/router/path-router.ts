@@ -56,25 +56,39 @@ export class PathRouter<T> {
   }
 
   /**
-   * The route for a URL path (as sent, percent-encoded), or null. Matched as the peer matches
-   * it (Go's decoded `URL.Path`), so that a backend that decodes the path serves the route whose
-   * access controls ran: percent-encoding is decoded before segments are compared
-   * (`/%61dmin` is `/admin`), an encoded slash separates segments as `/` does (`/a%2Fb` is
-   * `/a/b`), and trailing slashes do not count (`/admin/` and `/admin//` are `/admin`, not a
-   * catch-all that a backend would serve as `/admin`). Parameters are the decoded segments;
-   * what a wildcard matched is the rest as sent, trailing slashes and encoding kept.
+   * The route for a URL path (as sent, percent-encoded), or null. Matched so that a backend
+   * that normalises the path serves the route whose access controls ran: percent-encoding is
+   * decoded before segments are compared (`/%61dmin` is `/admin`, as the peer matches Go's
+   * decoded `URL.Path`), an encoded slash separates segments as `/` does (`/a%2Fb` is `/a/b`),
+   * and empty segments do not count (`/admin/`, `/admin//` and `//admin` are `/admin`, as
+   * nginx merges slashes; the peer drops trailing ones). Parameters are the decoded segments;
+   * what a wildcard matched is the rest as sent, encoding and slashes kept.
    */
   match(path: string): RouteMatch<T> | null {
     const split = splitPath(path);
     const { pieces } = split;
-    let end = pieces.length;
-    while (end > 0 && pieces[end - 1] === '') end--;
-    const segments = split.decoded ? pieces.slice(0, end).map(decodeSegment) : end === pieces.length ? pieces : pieces.slice(0, end);
+    let segments = pieces;
+    // The index in `pieces` of each segment compared, when empty ones were left out.
+    let kept: number[] | null = null;
+    if (split.decoded || path.includes('//')) {
+      segments = [];
+      kept = [];
+      for (let i = 0; i < pieces.length; i++) {
+        const piece = pieces[i]!;
+        if (piece === '') continue;
+        segments.push(split.decoded ? decodeSegment(piece) : piece);
+        kept.push(i);
+      }
+    } else if (pieces.at(-1) === '') {
+      segments = pieces.slice(0, -1);
+    }
     const found = this.#walk(this.#root, segments, 0, []);
     if (!found) return null;
     const params: Record<string, string> = {};
     found.route.names.forEach((name, i) => (params[name] = found.captured[i] ?? ''));
-    return { value: found.route.value, pattern: found.route.pattern, params, rest: found.restAt === null ? null : restFrom(split, found.restAt) };
+    let rest: string | null = null;
+    if (found.restAt !== null) rest = restFrom(split, kept === null ? found.restAt : found.restAt === 0 ? 0 : kept[found.restAt - 1]! + 1);
+    return { value: found.route.value, pattern: found.route.pattern, params, rest };
   }
 
   #walk(at: Node<T>, segments: string[], i: number, captured: string[]): { route: Terminal<T>; captured: string[]; restAt: number | null } | null {
