@@ -126,7 +126,23 @@ definitions {
     // The backend gets the path as sent.
     expect(backend.seen.map((r) => r.url)).toEqual(['/admin/', '/%61dmin']);
     expect((await fetch(gw.url('/admin/x'))).status).toBe(200);
-    for (const path of ['/api', '/api/']) expect(await (await fetch(gw.url(path))).text()).toBe('api root');
+    for (const path of ['/api', '/api/', '/%61pi', '//api']) expect(await (await fetch(gw.url(path))).text()).toBe('api root');
+    // Without a catch-all, a path under the api that routes nowhere gets the api's JSON error, however it is written.
+    const apiOnly = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  api {
+    base_path = "/api"
+    endpoint "/" {
+      response { body = "api root" }
+    }
+  }
+}
+`);
+    for (const path of ['/api/nothing', '/%61pi/nothing', '//api//nothing', '/nothing']) {
+      const missing = await send(apiOnly.url('/'), path);
+      expect([path, missing.status, missing.headers['content-type']]).toEqual([path, 404, path === '/nothing' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8']);
+    }
     for (const path of ['/app', '/app/']) expect(await (await fetch(gw.url(path))).text()).toBe('<h1>app</h1>');
   });
 });

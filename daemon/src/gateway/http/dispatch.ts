@@ -14,6 +14,7 @@ import { isPreflight } from './cors.js';
 import type { RequestLifetime } from './request-lifetime.js';
 import { hostName } from './forwarded-url.js';
 import { underBasePath, type RouteTarget, type Runtime, type ServerRuntime } from './runtime.js';
+import { routingPath } from '../router/path-router.js';
 import { bootstrapResponse, serveFile, STATIC_METHODS } from './static-files.js';
 
 /** Where the request landed: what the log line and the error rendering need. */
@@ -207,7 +208,9 @@ function placeInServer(srv: ServerRuntime, path: string, placement: Placement): 
   placement.cors = srv.cors;
   placement.modifiers = [srv.server.modifiers];
   placement.customLogFields = srv.server.customLogFields;
-  const scope = srv.apis.find((a) => underBasePath(path, a.api.basePath));
+  // The api or files block a path is under, as routing sees it (`/%61pi/x` is under `/api`).
+  const routed = routingPath(path);
+  const scope = srv.apis.find((a) => underBasePath(routed, a.api.basePath));
   if (scope) {
     placement.api = scope.api;
     placement.template = scope.template;
@@ -215,7 +218,7 @@ function placeInServer(srv: ServerRuntime, path: string, placement: Placement): 
     placement.customLogFields = scope.api.customLogFields;
     return;
   }
-  const files = srv.files.find((f) => underBasePath(path, f.basePath));
+  const files = srv.files.find((f) => underBasePath(routed, f.basePath));
   if (files) placement.template = srv.filesTemplates.get(files) ?? srv.template;
 }
 

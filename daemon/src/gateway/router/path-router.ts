@@ -154,3 +154,12 @@ function decodeSegment(raw: string): string {
     return raw;
   }
 }
+
+/** The path as the router compares it (decoded, empty segments left out), for the prefix checks made beside it. */
+export function routingPath(path: string): string {
+  if (!path.includes('%') && !path.includes('//')) return path;
+  const { pieces, decoded } = splitPath(path);
+  const kept: string[] = [];
+  for (const piece of pieces) if (piece !== '') kept.push(decoded ? decodeSegment(piece) : piece);
+  return `/${kept.join('/')}`;
+}
