@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { send } from '../http/testing/test-gateway.js';
 import { accessLines, basic, startAccessGateway } from '../access/testing/access-gateway.js';
+import { adminBehindCatchAll } from '../access/testing/endpoint-hcl.js';
 import { startBackend, startEndpointGateway, type SeenRequest } from './testing/endpoint-gateway.js';
 
 /**
@@ -82,17 +83,9 @@ server {
   it('route "/admin/" and "/%61dmin" as "/admin": a protected path is not reached through a catch-all by adding a slash or encoding it', async () => {
     const backend = await startBackend();
     const gw = await startAccessGateway({
-      'portico.hcl': `
-server {
-  hosts = ["*:0"]
-  endpoint "/admin" {
-    access_control = ["ba"]
-    proxy { backend = "b" }
-  }
-  endpoint "/**" {
-    proxy { backend = "b" }
-  }
-  api {
+      'portico.hcl': adminBehindCatchAll(
+        backend.origin,
+        `  api {
     base_path = "/api"
     endpoint "/" {
       response { body = "api root" }
@@ -102,16 +95,8 @@ server {
     base_path = "/app"
     bootstrap_file = "www/index.html"
     paths = ["/"]
-  }
-}
-definitions {
-  backend "b" { origin = "${backend.origin}" }
-  basic_auth "ba" {
-    password = "pw"
-    realm = "protected"
-  }
-}
-`,
+  }`,
+      ),
       'www/index.html': '<h1>app</h1>',
     });
     // Nor by encoding it: the route is that of the decoded path, as the peer's (Go's URL.Path).

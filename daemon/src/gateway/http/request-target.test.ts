@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { accessLines, startAccessGateway } from '../access/testing/access-gateway.js';
+import { adminBehindCatchAll } from '../access/testing/endpoint-hcl.js';
 import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
 import { originForm } from './front-limits.js';
 
@@ -30,24 +31,7 @@ describe('request targets', () => {
   // backend (or the URL the gateway built for it) resolved them to "/admin" after routing had not.
   it('never lets a form of the path reach a protected route through an open catch-all', async () => {
     const backend = await startBackend();
-    const gw = await startAccessGateway({
-      'portico.hcl': `
-server {
-  hosts = ["*:0"]
-  endpoint "/admin" {
-    access_control = ["ba"]
-    proxy { backend = "b" }
-  }
-  endpoint "/**" {
-    proxy { backend = "b" }
-  }
-}
-definitions {
-  backend "b" { origin = "${backend.origin}" }
-  basic_auth "ba" { password = "pw" }
-}
-`,
-    });
+    const gw = await startAccessGateway({ 'portico.hcl': adminBehindCatchAll(backend.origin) });
     const base = gw.url('/');
     const { host } = new URL(base);
     const protectedForms = [`http://${host}/admin`, `HTTP://${host}/admin/`, '//admin', '/admin/', '/%61dmin', '/admin%2F'];

@@ -41,3 +41,31 @@ export function loginEndpointsHcl({ control, cookie, cookieAttributes = '', call
   }
 ${endpointHcl('/cb', callbackResponse, [control])}`;
 }
+
+/**
+ * A server with `/admin` behind basic_auth "ba" (password `pw`, realm `protected`) and an open
+ * `/**`, both proxied to `origin`: the shape in which a form of the path that routing and the
+ * backend resolve differently reaches the protected path unguarded. `more` goes inside the server.
+ */
+export function adminBehindCatchAll(origin: string, more = ''): string {
+  return `
+server {
+  hosts = ["*:0"]
+  endpoint "/admin" {
+    access_control = ["ba"]
+    proxy { backend = "b" }
+  }
+  endpoint "/**" {
+    proxy { backend = "b" }
+  }
+${more}
+}
+definitions {
+  backend "b" { origin = "${origin}" }
+  basic_auth "ba" {
+    password = "pw"
+    realm = "protected"
+  }
+}
+`;
+}
