@@ -66,22 +66,7 @@ export class PathRouter<T> {
    */
   match(path: string): RouteMatch<T> | null {
     const split = splitPath(path);
-    const { pieces } = split;
-    let segments = pieces;
-    // The index in `pieces` of each segment compared, when empty ones were left out.
-    let kept: number[] | null = null;
-    if (split.decoded || path.includes('//')) {
-      segments = [];
-      kept = [];
-      for (let i = 0; i < pieces.length; i++) {
-        const piece = pieces[i]!;
-        if (piece === '') continue;
-        segments.push(split.decoded ? decodeSegment(piece) : piece);
-        kept.push(i);
-      }
-    } else if (pieces.at(-1) === '') {
-      segments = pieces.slice(0, -1);
-    }
+    const { segments, kept } = comparedSegments(split, path);
     const found = this.#walk(this.#root, segments, 0, []);
     if (!found) return null;
     const params: Record<string, string> = {};
@@ -138,6 +123,24 @@ function splitPath(path: string): SplitPath {
   return { pieces, separators, decoded: true };
 }
 
+/**
+ * The segments routing compares: decoded, empty ones left out; `kept` gives the index in
+ * `pieces` of each, or is null when they are the pieces themselves (less a trailing empty one).
+ */
+function comparedSegments(split: SplitPath, path: string): { segments: string[]; kept: number[] | null } {
+  const { pieces } = split;
+  if (!split.decoded && !path.includes('//')) return { segments: pieces.at(-1) === '' ? pieces.slice(0, -1) : pieces, kept: null };
+  const segments: string[] = [];
+  const kept: number[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    if (piece === '') continue;
+    segments.push(split.decoded ? decodeSegment(piece) : piece);
+    kept.push(i);
+  }
+  return { segments, kept };
+}
+
 /** What a wildcard matched from segment `at` on, as sent. */
 function restFrom({ pieces, separators }: SplitPath, at: number): string {
   if (separators === null) return pieces.slice(at).join('/');
@@ -158,8 +161,5 @@ function decodeSegment(raw: string): string {
 /** The path as the router compares it (decoded, empty segments left out), for the prefix checks made beside it. */
 export function routingPath(path: string): string {
   if (!path.includes('%') && !path.includes('//')) return path;
-  const { pieces, decoded } = splitPath(path);
-  const kept: string[] = [];
-  for (const piece of pieces) if (piece !== '') kept.push(decoded ? decodeSegment(piece) : piece);
-  return `/${kept.join('/')}`;
+  return `/${comparedSegments(splitPath(path), path).segments.join('/')}`;
 }
