@@ -3,12 +3,14 @@ import type { EndpointContext } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { evalDyn } from '../eval/eval-dyn.js';
 import type { RequestScope } from '../eval/request-scope.js';
+import { methodOverrides } from '../http/method-override.js';
 
 /**
  * `beta_required_permission`, checked once the access controls passed (so a permission
  * expression may read `request.context`): a method missing from a per-method object is not
  * permitted (405); a permission not granted is `beta_insufficient_permissions`, which the
- * endpoint's and api's error handlers can catch.
+ * endpoint's and api's error handlers can catch. A method the request names by override
+ * (http/method-override.ts) is checked as its own method is.
  */
 export function checkPermission(ctx: EndpointContext, scope: RequestScope): void {
   const dyn = ctx.endpoint.requiredPermission;
@@ -17,21 +19,30 @@ export function checkPermission(ctx: EndpointContext, scope: RequestScope): void
   if (value === null) return;
   const method = ctx.request.method;
   let required: string;
+  let alsoRequired: string[] = [];
   if (typeof value === 'string') required = value;
   else if (typeof value === 'object' && !Array.isArray(value)) {
     const byMethod = upperKeys(value);
-    const found = byMethod[method] ?? (STANDARD_METHODS.includes(method) ? byMethod['*'] : undefined);
-    if (found === undefined) {
-      const permitted = STANDARD_METHODS.filter((m) => byMethod[m] !== undefined || byMethod['*'] !== undefined).concat(Object.keys(byMethod).filter((m) => m !== '*' && !STANDARD_METHODS.includes(m)));
-      throw new GatewayError('method_not_allowed', `method ${method} is not permitted by beta_required_permission`, { headers: { Allow: permitted.join(', ') } });
-    }
-    if (typeof found !== 'string') throw new GatewayError('evaluation', `beta_required_permission for ${method} is not a string`);
-    required = found;
+    required = permissionFor(byMethod, method, method);
+    // A method named by an override header or `_method` needs its own permission too.
+    alsoRequired = methodOverrides(ctx.request).map((o) => permissionFor(byMethod, o.method, `${o.method} (named by ${o.via})`));
   } else throw new GatewayError('evaluation', 'beta_required_permission must give a string or an object of strings');
   scope.setRequiredPermission(required);
-  if (required === '' || scope.grantedPermissions.includes(required)) return;
+  const missing = [required, ...alsoRequired].find((p) => p !== '' && !scope.grantedPermissions.includes(p));
+  if (missing === undefined) return;
   ctx.log.denial = { type: 'beta_insufficient_permissions', label: null };
-  throw new GatewayError('beta_insufficient_permissions', `required permission ${JSON.stringify(required)} not granted${scope.grantedPermissions.length === 0 ? ' (no permissions granted)' : ''}`);
+  throw new GatewayError('beta_insufficient_permissions', `required permission ${JSON.stringify(missing)} not granted${scope.grantedPermissions.length === 0 ? ' (no permissions granted)' : ''}`);
+}
+
+/** The permission a per-method object gives `method`; a method it does not name is not permitted (405). */
+function permissionFor(byMethod: Readonly<Record<string, unknown>>, method: string, described: string): string {
+  const found = byMethod[method] ?? (STANDARD_METHODS.includes(method) ? byMethod['*'] : undefined);
+  if (found === undefined) {
+    const permitted = STANDARD_METHODS.filter((m) => byMethod[m] !== undefined || byMethod['*'] !== undefined).concat(Object.keys(byMethod).filter((m) => m !== '*' && !STANDARD_METHODS.includes(m)));
+    throw new GatewayError('method_not_allowed', `method ${described} is not permitted by beta_required_permission`, { headers: { Allow: permitted.join(', ') } });
+  }
+  if (typeof found !== 'string') throw new GatewayError('evaluation', `beta_required_permission for ${method} is not a string`);
+  return found;
 }
 
 const STANDARD_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

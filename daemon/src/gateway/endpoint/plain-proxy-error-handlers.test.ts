@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { accessLines, startAccessGateway } from '../access/testing/access-gateway.js';
 import type { GatewayLogRecord } from '../contracts.js';
 import { startBackend, type SeenRequest } from './testing/endpoint-gateway.js';
-import { compilesPlain, GENERAL_PATH_HANDLER, JWT_SECRET, sendBoth, tokToken } from './testing/guarded-backend.js';
+import { compilesPlain, JWT_SECRET, plainAndGeneralApis, sendBoth, tokToken } from './testing/guarded-backend.js';
 
 /** The endpoints of each api: one behind jwt "tok" with its own handlers, one open. */
 const ENDPOINTS = `
@@ -54,22 +54,11 @@ const API_HANDLER = `error_handler "backend" {
     }`;
 
 function config(origin: string, notify: string, endpoints = ENDPOINTS, extraHandler = ''): string {
-  const api = (base: string, general: string) => `
-  api {
-    base_path = "${base}"
-    add_response_headers = { x-api = "a" }
-    ${API_HANDLER}
-    ${general}
-    ${endpoints}
-  }`;
-  return `
-server {
-  hosts = ["*:0"]
-  set_response_headers = { x-server = "s" }
-  custom_log_fields = { server = "s" }
-  ${api('/plain', '')}
-  ${api('/general', GENERAL_PATH_HANDLER)}
-}
+  const apiLines = `add_response_headers = { x-api = "a" }
+    ${API_HANDLER}`;
+  const serverLines = `set_response_headers = { x-server = "s" }
+  custom_log_fields = { server = "s" }`;
+  return `${plainAndGeneralApis(endpoints, { apiLines, serverLines })}
 definitions {
   backend "b" {
     origin  = "${origin}"

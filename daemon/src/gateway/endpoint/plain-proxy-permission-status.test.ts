@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { accessLines, startAccessGateway } from '../access/testing/access-gateway.js';
 import type { GatewayLogRecord } from '../contracts.js';
 import { startBackend, type SeenRequest } from './testing/endpoint-gateway.js';
-import { compilesPlain, GENERAL_PATH_HANDLER, JWT_SECRET, sendBoth, tokToken } from './testing/guarded-backend.js';
+import { compilesPlain, permissionDefinitions, plainAndGeneralApis, sendBoth, tokToken } from './testing/guarded-backend.js';
 
 /**
  * `/perm/**`, behind jwt "tok", needs a permission per method; `/status/**` expects 200 or 204
@@ -55,31 +55,7 @@ const API_HANDLER = `error_handler "beta_insufficient_permissions" {
     }`;
 
 function config(origin: string): string {
-  const api = (base: string, general: string) => `
-  api {
-    base_path = "${base}"
-    ${API_HANDLER}
-    ${general}
-    ${ENDPOINTS}
-  }`;
-  return `
-server {
-  hosts = ["*:0"]
-  ${api('/plain', '')}
-  ${api('/general', GENERAL_PATH_HANDLER)}
-}
-definitions {
-  backend "b" {
-    origin = "${origin}"
-  }
-  jwt "tok" {
-    signature_algorithm    = "HS256"
-    key                    = "${JWT_SECRET}"
-    header                 = "X-Token"
-    beta_permissions_claim = "perms"
-  }
-}
-`;
+  return plainAndGeneralApis(ENDPOINTS, { apiLines: API_HANDLER }) + permissionDefinitions(origin);
 }
 
 /** `/500` and `/404` answer those statuses with a body (a large one for `/500?big`); the rest 200. */

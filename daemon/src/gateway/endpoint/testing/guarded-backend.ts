@@ -59,6 +59,38 @@ export function plainAndGeneralServer(endpointLines: string, serverLines = '', p
 }`;
 }
 
+/**
+ * A `server` (with `serverLines`) holding `endpoints` (and `apiLines`) under an api at `/plain`,
+ * where a plain proxy endpoint compiles to the plain handler, and again under one at `/general`
+ * with GENERAL_PATH_HANDLER, which makes the same endpoints take the general path.
+ */
+export function plainAndGeneralApis(endpoints: string, options: { apiLines?: string; serverLines?: string } = {}): string {
+  const api = (base: string, general: string) => `
+  api {
+    base_path = "${base}"
+    ${options.apiLines ?? ''}
+    ${general}
+    ${endpoints}
+  }`;
+  return `
+server {
+  hosts = ["*:0"]
+  ${options.serverLines ?? ''}
+  ${api('/plain', '')}
+  ${api('/general', GENERAL_PATH_HANDLER)}
+}
+`;
+}
+
+/** `definitions` with backend "b" at `origin`, and jwt "tok" reading `X-Token` with its permissions in the claim `perms`. */
+export function permissionDefinitions(origin: string): string {
+  return `definitions {
+${backendAndJwt(origin, `header = "X-Token"
+    beta_permissions_claim = "perms"`)}
+}
+`;
+}
+
 /** Sends each case to `/plain` then `/general` in turn (so both see the same moments) and gives what `seen` made of each. */
 export async function sendBoth<C, R>(cases: readonly C[], seen: (prefix: string) => (c: C) => Promise<R>): Promise<{ plain: R[]; general: R[] }> {
   const plain: R[] = [];

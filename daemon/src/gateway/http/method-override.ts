@@ -1,0 +1,54 @@
+/**
+ * Method overrides: many backend frameworks let a request name another method than the one it
+ * was sent with (Rack and Express's method-override read `X-HTTP-Method-Override`, ASP.NET Core
+ * and Google's APIs too, Symfony and Laravel a `_method` parameter, others `X-HTTP-Method` or
+ * `X-Method-Override`). A GET allowed for readers would become a DELETE behind the gateway, so
+ * `allowed_methods` and a per-method `beta_required_permission` check each method a request
+ * names this way as well as its own (docs/gateway.md, "Method overrides").
+ */
+import type { RequestInfo } from '../contracts.js';
+import { METHOD_TOKEN } from '../config/build-upstream.js';
+import { GatewayError } from '../errors/error-types.js';
+
+/** The override headers (lower-case), and the query parameter. */
+export const METHOD_OVERRIDE_HEADERS: readonly string[] = ['x-http-method-override', 'x-http-method', 'x-method-override'];
+export const METHOD_OVERRIDE_PARAM = '_method';
+
+const NONE: readonly MethodOverride[] = [];
+
+/** A method a request names besides its own, and where it named it (for the error detail). */
+export interface MethodOverride {
+  readonly method: string;
+  readonly via: string;
+}
+
+/**
+ * The methods, other than its own, a request names by override (upper-cased, as frameworks
+ * compare them). A value that is not one method token (empty, or a list) is refused with a 400:
+ * what a backend would make of it is not knowable here.
+ */
+export function methodOverrides(request: RequestInfo): readonly MethodOverride[] {
+  const headers = request.headers;
+  let out: MethodOverride[] | null = null;
+  for (const name of METHOD_OVERRIDE_HEADERS) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    for (const v of typeof value === 'string' ? [value] : value) out = add(out, request.method, v.trim(), `the ${name} header`);
+  }
+  const search = request.url.search;
+  // Most queries name no `_method`; one spelled with escapes (`%5Fmethod`) is found by decoding.
+  if (search.length > 1 && (search.includes(METHOD_OVERRIDE_PARAM) || search.includes('%'))) {
+    for (const v of request.url.searchParams.getAll(METHOD_OVERRIDE_PARAM)) out = add(out, request.method, v.trim(), `the ${METHOD_OVERRIDE_PARAM} query parameter`);
+  }
+  return out ?? NONE;
+}
+
+function add(out: MethodOverride[] | null, own: string, value: string, via: string): MethodOverride[] {
+  if (!METHOD_TOKEN.test(value)) {
+    throw new GatewayError('client_request', `${via} names no single HTTP method (${JSON.stringify(value.slice(0, 40))}); send one method token, or leave it out`);
+  }
+  const method = value.toUpperCase();
+  const list = out ?? [];
+  if (method !== own && !list.some((o) => o.method === method)) list.push({ method, via });
+  return list;
+}
