@@ -319,16 +319,17 @@ export class GatewayServer implements ReloadTarget {
   }
 
   /**
-   * A parser error or timeout on a connection. A body that does not arrive in time fails the
-   * request in flight (the pipeline answers 408 and the connection closes); anything else is
-   * answered on the socket (client-errors.ts), or the socket is closed when a response began.
+   * A parser error or timeout on a connection. A body that does not arrive in time or does not
+   * parse fails the request in flight (the pipeline answers 408 or 400 and the connection
+   * closes); anything else is answered on the socket (client-errors.ts), or the socket is closed
+   * when a response began.
    */
   #onClientError(listener: Listener, error: ClientError, socket: Duplex): void {
     const inflight = this.#connectionRequests.get(socket)?.inflight.at(-1);
     if (inflight && !inflight.res.writableEnded) {
-      if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && !inflight.res.headersSent) {
-        const detail = `the request body did not arrive within ${this.#limits.bodyTimeoutMs}ms of the request's start (PORTICO_GATEWAY_BODY_TIMEOUT)`;
-        inflight.lifetime.cancel(new GatewayError('client_request', detail, { status: 408, headers: { connection: 'close' } }));
+      const failure = this.#requestBodyFailure(error, inflight.res);
+      if (failure) {
+        inflight.lifetime.cancel(failure);
         // A handler that ignores its abort must not keep the connection.
         const timer = setTimeout(() => socket.destroy(), 1000).unref();
         inflight.res.once('close', () => clearTimeout(timer));
@@ -345,6 +346,22 @@ export class GatewayServer implements ReloadTarget {
     // Bytes of a request not answered yet: a client that sent part of its headers, not an idle or preconnected one.
     const received = (socket as Socket).bytesRead - (this.#connectionRequests.get(socket)?.bytesAtRest ?? 0);
     answerClientError(error, socket, { settings, limits: this.#limits, logSink: this.#logSink, tls: listener.tls, received });
+  }
+
+  /**
+   * The error a client error gives the request in flight, when it can still answer: a body that
+   * did not arrive in time (408), or one the parser refused (400: a bad chunk, a coding it cannot
+   * frame), rather than a close that would read as the client's. A parse error once the body was
+   * whole belongs to a pipelined request behind it: null, and the connection just closes.
+   */
+  #requestBodyFailure(error: ClientError, res: ServerResponse): GatewayError | null {
+    if (res.headersSent) return null;
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      const detail = `the request body did not arrive within ${this.#limits.bodyTimeoutMs}ms of the request's start (PORTICO_GATEWAY_BODY_TIMEOUT)`;
+      return new GatewayError('client_request', detail, { status: 408, headers: { connection: 'close' } });
+    }
+    if (!error.code?.startsWith('HPE_') || res.req.complete) return null;
+    return new GatewayError('client_request', `the request body could not be parsed: ${error.code} ${error.message}`, { status: 400, headers: { connection: 'close' } });
   }
 
   /** https_dev_proxy listeners follow the applied entries: a new target port, a new certificate, or closed when gone. */
