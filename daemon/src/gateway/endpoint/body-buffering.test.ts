@@ -17,6 +17,19 @@ server {
       set_request_headers = { x-name = request.json_body.name }
     }
   }
+  endpoint "/form" {
+    request_body_limit = "1KiB"
+    proxy {
+      backend = "b"
+      set_request_headers = { x-name = request.form_body.name[0], x-body = request.body }
+    }
+  }
+  endpoint "/default-limit" {
+    proxy {
+      backend = "b"
+      set_request_headers = { x-k = request.json_body.k }
+    }
+  }
 }
 definitions {
   backend "b" { origin = "${origin}" }
@@ -24,9 +37,9 @@ definitions {
 `;
 
 /** Sends a chunked body (no Content-Length) so only reading it can tell its size. */
-function sendChunked(url: string, chunks: string[]): Promise<{ status: number; text: string }> {
+function sendChunked(url: string, chunks: string[], contentType = 'application/json'): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': contentType } }, (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
@@ -58,6 +71,34 @@ describe('client body buffering', () => {
     expect(declared.status).toBe(413);
     const chunked = await sendChunked(gw.url('/read'), ['{"name":"', 'z'.repeat(2000), '"}']);
     expect(chunked.status).toBe(413);
+    expect(backend.seen).toHaveLength(1);
+  });
+
+  it('request.form_body and request.body read the same bounded buffer: within the limit read, beyond it 413', async () => {
+    const backend = await startBackend();
+    const gw = await startEndpointGateway(HCL(backend.origin));
+    const form = 'application/x-www-form-urlencoded';
+    const small = await sendChunked(gw.url('/form'), ['name=ann%20lee', '&x=1'], form);
+    const seen = JSON.parse(small.text) as SeenRequest;
+    expect([seen.headers['x-name'], seen.headers['x-body'], seen.body]).toEqual(['ann lee', 'name=ann%20lee&x=1', 'name=ann%20lee&x=1']);
+    const big = await sendChunked(gw.url('/form'), ['name=', 'a'.repeat(600), 'b'.repeat(600)], form);
+    expect(big.status).toBe(413);
+    expect(backend.seen).toHaveLength(1);
+  });
+
+  it('without request_body_limit a body an expression reads is bounded at 64 MiB', async () => {
+    const backend = await startBackend();
+    const gw = await startEndpointGateway(HCL(backend.origin));
+    const mib = 'x'.repeat(1024 * 1024);
+    // {"k":"v","p":"xxx…"}: 64 MiB exactly, then one byte more.
+    const head = '{"k":"v","p":"';
+    const body = (extra: number) => [head, mib.slice(head.length), ...Array.from({ length: 62 }, () => mib), mib.slice(2 - extra), '"}'];
+    const within = await sendChunked(gw.url('/default-limit'), body(0));
+    expect(within.status).toBe(200);
+    const seen = JSON.parse(within.text) as SeenRequest;
+    expect([seen.headers['x-k'], seen.body.length]).toEqual(['v', 64 * 1024 * 1024]);
+    const beyond = await sendChunked(gw.url('/default-limit'), body(1));
+    expect(beyond.status).toBe(413);
     expect(backend.seen).toHaveLength(1);
   });
 });
