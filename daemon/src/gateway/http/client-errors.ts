@@ -4,8 +4,9 @@
  * not received in time), 400 (anything else unparsable). The answer is the gateway's error page
  * written straight to the socket, which is then closed. An access line is logged when the
  * bytes that failed hold a whole request line, and for a 408 when the client had sent part of
- * a request (a slowloris client; method `-`, the listener's URL): a connection that sent
- * nothing (a browser's preconnect, an idle keep-alive) is closed without one.
+ * a request (a slowloris client; method `-`, the listener's URL) or the request was pipelined
+ * behind one just answered (method `-`): a connection that sent nothing (a browser's
+ * preconnect, an idle keep-alive) is closed without one.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -37,6 +38,11 @@ export interface ClientErrorContext {
   readonly tls: boolean;
   /** Bytes the connection sent since its last answered request (or since it opened). */
   readonly received: number;
+  /**
+   * The error is a request's pipelined behind one just answered: the bytes the parser failed on
+   * may begin with that one's, so no request line is read from them (method `-`).
+   */
+  readonly pipelined?: boolean;
 }
 
 /** A token, one space, a target, one space, `HTTP/<digit>.<digit>`, end of line: a request line as RFC 9112 writes it. */
@@ -85,7 +91,7 @@ export function answerClientError(error: ClientError, socket: Duplex, ctx: Clien
     return;
   }
   const startedAt = Date.now();
-  const line = requestLineOf(error.rawPacket, ctx.limits);
+  const line = ctx.pipelined ? null : requestLineOf(error.rawPacket, ctx.limits);
   const { id } = requestIdFor({ requestIdAcceptFromHeader: '', requestIdFormat: ctx.settings.requestIdFormat }, {});
   const method = line?.method ?? 'GET';
   const target = line?.target ?? '/';
@@ -95,9 +101,9 @@ export function answerClientError(error: ClientError, socket: Duplex, ctx: Clien
   if (ctx.settings.requestIdClientHeader !== '') response.headers[headerKey(ctx.settings.requestIdClientHeader)] = id;
   response.headers.connection = 'close';
   const bytes = writeRaw(socket, response);
-  // Without a request line, only a stalled partial request is worth a line: its method and target are unknown.
+  // Without a request line, only a stalled partial request or a pipelined one is worth a line: its method and target are unknown.
   const stalled = !line && outcome.status === 408 && ctx.received > 0;
-  if (!line && !stalled) return;
+  if (!line && !stalled && !ctx.pipelined) return;
   const tcp = socket as Socket;
   const fallbackHost = localHost(tcp, 0);
   ctx.logSink.write(
@@ -115,13 +121,13 @@ export function answerClientError(error: ClientError, socket: Duplex, ctx: Clien
       clientIp: clientAddress(tcp),
       authUser: null,
       requestHeaders: {},
-      requestBytes: line ? 0 : ctx.received,
+      requestBytes: line || ctx.pipelined ? 0 : ctx.received,
       tls: ctx.tls,
       protocol: line ? `HTTP/${line.version}` : '-',
       responseHeaders: response.headers,
       responseBytes: bytes,
       errorType: failure.kind,
-      message: line ? failure.detail : `${failure.detail}; ${ctx.received} bytes of a request received`,
+      message: line ? failure.detail : ctx.pipelined ? `${failure.detail}; a request pipelined behind an answered one` : `${failure.detail}; ${ctx.received} bytes of a request received`,
       custom: {},
     }),
   );

@@ -335,9 +335,22 @@ export class GatewayServer implements ReloadTarget {
         inflight.res.once('close', () => clearTimeout(timer));
         return;
       }
+      if (error.code?.startsWith('HPE_') && inflight.res.req.complete) {
+        // A request pipelined behind this whole one does not parse: this one is answered first,
+        // then the 400, and the connection closes (a client that left meanwhile gets neither).
+        const res = inflight.res;
+        res.once('finish', () => this.#answerOnSocket(listener, error, socket, true));
+        res.once('close', () => res.writableFinished || socket.destroy());
+        return;
+      }
       socket.destroy();
       return;
     }
+    this.#answerOnSocket(listener, error, socket, false);
+  }
+
+  /** Answers a client error on the socket and closes it (client-errors.ts). */
+  #answerOnSocket(listener: Listener, error: ClientError, socket: Duplex, pipelined: boolean): void {
     const settings = this.#current?.runtime.config.settings;
     if (!settings) {
       socket.destroy();
@@ -345,14 +358,14 @@ export class GatewayServer implements ReloadTarget {
     }
     // Bytes of a request not answered yet: a client that sent part of its headers, not an idle or preconnected one.
     const received = (socket as Socket).bytesRead - (this.#connectionRequests.get(socket)?.bytesAtRest ?? 0);
-    answerClientError(error, socket, { settings, limits: this.#limits, logSink: this.#logSink, tls: listener.tls, received });
+    answerClientError(error, socket, { settings, limits: this.#limits, logSink: this.#logSink, tls: listener.tls, received, pipelined });
   }
 
   /**
    * The error a client error gives the request in flight, when it can still answer: a body that
    * did not arrive in time (408), or one the parser refused (400: a bad chunk, a coding it cannot
    * frame), rather than a close that would read as the client's. A parse error once the body was
-   * whole belongs to a pipelined request behind it: null, and the connection just closes.
+   * whole belongs to a pipelined request behind it: null (#onClientError answers that one).
    */
   #requestBodyFailure(error: ClientError, res: ServerResponse): GatewayError | null {
     if (res.headersSent) return null;

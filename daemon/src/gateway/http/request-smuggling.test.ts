@@ -93,6 +93,20 @@ describe('request smuggling at the front', () => {
       ['POST', '/two', 'abcde'],
     ]);
   });
+
+  it('answers a request before a pipelined one that does not parse, then 400 and closes', async () => {
+    const backend = await startBackend();
+    const gw = await startEndpointGateway(config(backend.origin));
+    const reply = await rawExchange(gw.url('/'), `POST /first HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhelloPOST /second HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${HIDDEN}`);
+    expect(statusesOf(reply.text)).toEqual(['200', '400']);
+    expect(reply.text.slice(reply.text.lastIndexOf('HTTP/1.1 400'))).toMatch(/\r\nconnection: close\r\n/i);
+    expect(backend.seen.map((r) => r.url)).toEqual(['/first']);
+    const lines = gw.records.filter((r) => r.type === 'gateway_access').map((r) => [r['status'], r['method'], r['error_type'] ?? null]);
+    expect(lines).toEqual([
+      [200, 'POST', null],
+      [400, '-', 'client_request'],
+    ]);
+  });
 });
 
 /** A backend on raw TCP: `/split` answers with both Content-Length and Transfer-Encoding and a second answer hidden in its body; the rest answer `fine`. */
