@@ -99,4 +99,54 @@ definitions {
     expect(res.headers['x-orig-seen']).toBe('from-backend');
     expect(res.headers['x-orig']).toBeUndefined();
   });
+
+  it('backend_requests.<label> body, form_body and URL parts, and backend_responses.default of an unlabelled proxy', async () => {
+    const backend = await startBackend((req, res) => {
+      res.writeHead(req.url.startsWith('/default') ? 203 : 200, { 'content-type': 'text/plain' });
+      res.end(req.method);
+    });
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/more" {
+    proxy {
+      url = "${backend.origin}/default/x"
+    }
+    request "f" {
+      backend   = "b"
+      method    = "POST"
+      form_body = { name = "ann lee", n = "1" }
+    }
+    response {
+      json_body = {
+        default = [backend_responses.default.status, backend_responses.default.body, backend_requests.default.path]
+        body     = backend_requests.f.body
+        form     = backend_requests.f.form_body
+        url      = backend_requests.f.url
+        origin   = backend_requests.f.origin
+        protocol = backend_requests.f.protocol
+        host     = backend_requests.f.host
+      }
+    }
+  }
+}
+definitions {
+  backend "b" {
+    origin = "${backend.origin}"
+  }
+}
+`);
+    const res = await send(gw.url('/'), '/more');
+    expect(res.status).toBe(200);
+    const { host, port } = new URL(backend.origin);
+    expect(JSON.parse(res.text)).toEqual({
+      default: [203, 'GET', '/default/x'],
+      body: 'name=ann+lee&n=1',
+      form: { name: ['ann lee'], n: ['1'] },
+      url: `${backend.origin}/`,
+      origin: backend.origin,
+      protocol: 'http',
+      host: host.replace(`:${port}`, ''),
+    });
+  });
 });

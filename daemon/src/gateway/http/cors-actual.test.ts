@@ -33,6 +33,29 @@ server {
     base_path = "/static"
     document_root = "htdocs"
   }
+  files {
+    base_path = "/quiet"
+    document_root = "htdocs"
+    cors {
+      disable = true
+    }
+  }
+  spa {
+    base_path = "/app"
+    bootstrap_file = "htdocs/a.txt"
+    paths = ["/**"]
+    cors {
+      allowed_origins = "https://one.example.com"
+    }
+  }
+  spa {
+    base_path = "/quiet-app"
+    bootstrap_file = "htdocs/a.txt"
+    paths = ["/**"]
+    cors {
+      disable = true
+    }
+  }
 }
 `;
 
@@ -62,5 +85,17 @@ describe('CORS on actual requests', () => {
     const res = await send(gw.url(), '/none/x', { headers: { origin: 'https://a.example.com' } });
     expect(res.text).toBe('x');
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('files and spa blocks take their own cors: a single origin as a string, or disabled under the server cors', async () => {
+    const gw = await startGateway({ 'portico.hcl': CONFIG, 'htdocs/a.txt': 'a' });
+    const origin = async (path: string, from: string) => {
+      const res = await send(gw.url(), path, { headers: { origin: from } });
+      return [res.status, res.text, res.headers['access-control-allow-origin'] ?? null];
+    };
+    expect(await origin('/quiet/a.txt', 'https://any.example.com')).toEqual([200, 'a', null]);
+    expect(await origin('/app/some/view', 'https://one.example.com')).toEqual([200, 'a', 'https://one.example.com']);
+    expect(await origin('/app/some/view', 'https://two.example.com')).toEqual([200, 'a', null]);
+    expect(await origin('/quiet-app/view', 'https://any.example.com')).toEqual([200, 'a', null]);
   });
 });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostName, requestHost, requestUrl } from './forwarded-url.js';
-import { send, startGateway } from './testing/test-gateway.js';
+import { startEndpointGateway } from '../endpoint/testing/endpoint-gateway.js';
+import { send } from './testing/test-gateway.js';
 
 const url = (accept: ('proto' | 'host' | 'port')[], headers: Record<string, string>, xfh = false) => requestUrl({ xfh, acceptForwardedUrl: accept }, headers, '/p?q=1', 'fallback:1').href;
 
@@ -21,12 +22,13 @@ describe('forwarded headers', () => {
   });
 
   it('with xfh, matches virtual hosts and builds request.url from X-Forwarded-Host', async () => {
-    const gw = await startGateway({
-      'portico.hcl': `
+    const gw = await startEndpointGateway(`
 server "public" {
   hosts = ["www.example.com:0"]
   endpoint "/where" {
-    response { body = request.url }
+    response {
+      json_body = { server = "public", url = request.url }
+    }
   }
 }
 server "internal" {
@@ -38,11 +40,36 @@ server "internal" {
 settings {
   xfh = true
 }
-`,
-    });
-    const res = await send(gw.url(), '/where', { headers: { host: 'gw.internal', 'x-forwarded-host': 'WWW.example.com' } });
-    expect(JSON.parse(res.text)).toMatchObject({ server: 'public', url: 'http://www.example.com/where' });
-    expect((await send(gw.url(), '/where', { headers: { host: 'www.example.com', 'x-forwarded-host': 'other.example.com' } })).text).toBe('internal');
+`);
+    const res = await send(gw.url('/'), '/where', { headers: { host: 'gw.internal', 'x-forwarded-host': 'WWW.example.com' } });
+    expect(JSON.parse(res.text)).toEqual({ server: 'public', url: 'http://www.example.com/where' });
+    expect((await send(gw.url('/'), '/where', { headers: { host: 'www.example.com', 'x-forwarded-host': 'other.example.com' } })).text).toBe('internal');
+  });
+
+  it('request.url, origin, protocol, host and port in an endpoint follow accept_forwarded_url', async () => {
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/where" {
+    response {
+      json_body = [request.url, request.origin, request.protocol, request.host, request.port]
+    }
+  }
+}
+settings {
+  accept_forwarded_url = ["proto", "host", "port"]
+}
+`);
+    const where = async (headers: Record<string, string>) => JSON.parse((await send(gw.url('/'), '/where?q=1', { headers })).text) as unknown;
+    expect(await where({ host: 'gw.internal:8080', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'shop.example', 'x-forwarded-port': '8443' })).toEqual([
+      'https://shop.example:8443/where?q=1',
+      'https://shop.example:8443',
+      'https',
+      'shop.example',
+      8443,
+    ]);
+    // Without the headers (or with unusable ones): the request's own Host.
+    expect(await where({ host: 'gw.internal:8080', 'x-forwarded-proto': 'gopher' })).toEqual(['http://gw.internal:8080/where?q=1', 'http://gw.internal:8080', 'http', 'gw.internal', 8080]);
   });
 });
 
