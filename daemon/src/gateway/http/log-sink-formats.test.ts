@@ -51,4 +51,19 @@ describe('log sink formats', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('\n  "level": "error"');
   });
+
+  it('takes log_format, log_pretty and log_level from the settings block of the configuration', async () => {
+    const hcl = (pretty: boolean) =>
+      `server {\n  hosts = ["*:0"]\n  endpoint "/hello" {\n    response { body = "hi" }\n  }\n}\nsettings {\n  log_format = "json"\n  log_pretty = ${pretty}\n}\n`;
+    const gw = await startGateway({ 'portico.hcl': hcl(true) });
+    await send(gw.url(), '/hello');
+    await expect.poll(() => gw.lines.length).toBe(1);
+    expect(gw.lines[0]).toMatch(/^\{\n {2}"timestamp": /);
+    expect(JSON.parse(gw.lines[0]!)).toMatchObject({ type: 'gateway_access', status: 200 });
+    // A reload to log_pretty = false goes back to one line a record.
+    await gw.server.apply(await gw.loadConfig({ 'portico.hcl': hcl(false) }));
+    await send(gw.url(), '/hello');
+    await expect.poll(() => gw.lines.length).toBe(2);
+    expect(gw.lines[1]).toMatch(/^\{"timestamp":[^\n]*\}$/);
+  });
 });

@@ -33,6 +33,7 @@ describe('function library', () => {
     expect(ev('length([1, 2, 3])')).toBe(3);
     expect(ev('length(m)', { m: new Map([['a', '1']]) })).toBe(1);
     expect(ev('lookup({a = 1}, "b", 5)')).toBe(5);
+    expect(ev('lookup({a = 1}, "a", 5)')).toBe(1);
     expect(ev('merge({a = 1, b = {c = 1}}, null, {b = {d = 2}, a = null})')).toEqual({ b: { c: 1, d: 2 } });
     expect(ev('merge([1], [2])')).toEqual([1, 2]);
     expect(ev('merge()')).toBeNull();
