@@ -1,7 +1,9 @@
 // The gateway front through the daemon: a slowloris client (headers dripping in) is answered
 // 408 and dropped after PORTICO_GATEWAY_HEADER_TIMEOUT, a long target 414 and large headers
 // 431 after PORTICO_GATEWAY_MAX_URL_LENGTH / _MAX_HEADER_SIZE, and settings.https_dev_proxy
-// answers over TLS with the certificate the daemon generated and keeps in its data dir.
+// answers over TLS with the certificate the daemon generated and keeps in its data dir; a body
+// that drips past PORTICO_GATEWAY_BODY_TIMEOUT is answered 408, an idle keep-alive connection is
+// closed after PORTICO_GATEWAY_IDLE_TIMEOUT.
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { request } from 'node:https';
@@ -31,6 +33,26 @@ function slowClient(port: number): Promise<{ text: string; closedAfterMs: number
   });
 }
 
+/** Writes `head`, then `drip` every 300 ms (when given), and resolves with what came back once the gateway closed the connection (the test's 8-s limit short of the defaults). */
+function exchange(port: number, head: string, drip: string | null): Promise<{ text: string }> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = connect({ host: '127.0.0.1', port }, () => socket.write(head));
+    const timer = drip === null ? null : setInterval(() => socket.writable && socket.write(drip), 300);
+    const limit = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the gateway kept the connection for 8 s; received ${JSON.stringify(text)}`));
+    }, 8_000);
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.once('close', () => {
+      if (timer) clearInterval(timer);
+      clearTimeout(limit);
+      resolve({ text });
+    });
+  });
+}
+
 function getTls(port: number, path: string, ca: string): Promise<{ status: number; text: string; requestId: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, servername: 'localhost', ca, agent: false, headers: { host: `localhost:${port}` } }, (res) => {
@@ -54,8 +76,14 @@ describe('gateway front limits through the daemon', () => {
     plain = await freePort();
     tls = await freePort();
     const file = join(dir, 'front.hcl');
-    writeFileSync(file, `server {\n  hosts = ["*:${plain}"]\n  endpoint "/hello" {\n    response { body = "hello from \${request.url}" }\n  }\n}\nsettings {\n  https_dev_proxy = ["${tls}:${plain}"]\n}\n`);
-    daemon = await startDaemon({ args: ['-f', file], env: { PORTICO_GATEWAY_HEADER_TIMEOUT: '1s', PORTICO_GATEWAY_MAX_URL_LENGTH: '512', PORTICO_GATEWAY_MAX_HEADER_SIZE: '2048' } });
+    writeFileSync(
+      file,
+      `server {\n  hosts = ["*:${plain}"]\n  endpoint "/hello" {\n    response { body = "hello from \${request.url}" }\n  }\n  endpoint "/echo" {\n    response { body = request.body }\n  }\n}\nsettings {\n  https_dev_proxy = ["${tls}:${plain}"]\n}\n`,
+    );
+    daemon = await startDaemon({
+      args: ['-f', file],
+      env: { PORTICO_GATEWAY_HEADER_TIMEOUT: '1s', PORTICO_GATEWAY_BODY_TIMEOUT: '2s', PORTICO_GATEWAY_IDLE_TIMEOUT: '1s', PORTICO_GATEWAY_MAX_URL_LENGTH: '512', PORTICO_GATEWAY_MAX_HEADER_SIZE: '2048' },
+    });
   });
   afterAll(async () => {
     await daemon?.dispose();
@@ -71,6 +99,18 @@ describe('gateway front limits through the daemon', () => {
     // The gateway still serves everyone else.
     const res = await fetch(`http://127.0.0.1:${plain}/hello`);
     expect(await res.text()).toBe(`hello from http://127.0.0.1:${plain}/hello`);
+  });
+
+  it('answers a body that does not arrive within PORTICO_GATEWAY_BODY_TIMEOUT 408, and closes an idle keep-alive connection after PORTICO_GATEWAY_IDLE_TIMEOUT', async () => {
+    // A body of 100 bytes, 10 sent, then a byte every 300 ms: under the 5-minute default it would be read to the end.
+    const slowBody = await exchange(plain, 'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n0123456789', 'x');
+    expect(slowBody.text).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(slowBody.text).toMatch(/\r\nconnection: close\r\n/i);
+    await expect.poll(() => daemon.logs()).toContain('PORTICO_GATEWAY_BODY_TIMEOUT');
+    // One answered request, then nothing: the connection is closed after the idle second (Node adds one), not the 60-s default.
+    const idle = await exchange(plain, 'GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n', null);
+    expect(idle.text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(idle.text).toMatch(/keep-alive: timeout=1\r\n/i);
   });
 
   it('answers over TLS on the https_dev_proxy port like the plain port, with a certificate kept 0600 in the data dir', async () => {
