@@ -62,11 +62,16 @@ server {
     allowed_methods = ["GET", "BREW"]
     response { body = "coffee" }
   }
+  endpoint "/kettle" {
+    beta_required_permission = { get = "", when = "", "*" = "" }
+    response { body = "tea" }
+  }
 }
 `,
     });
     expect(gw.lines.filter((l) => l.startsWith('WARN'))).toEqual([
       expect.stringMatching(/^WARN endpoint "\/pot" \(.*portico\.hcl:4\): allowed_methods BREW can never arrive: the HTTP server's parser answers 400 to methods outside its list \(ACL .* UNSUBSCRIBE\)$/),
+      expect.stringMatching(/^WARN endpoint "\/kettle" \(.*portico\.hcl:8\): beta_required_permission WHEN can never arrive/),
     ]);
     expect((await send(gw.url(), '/pot', { method: 'BREW' })).status).toBe(400);
   });
