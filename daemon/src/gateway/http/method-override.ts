@@ -2,7 +2,7 @@
  * Method overrides: many backend frameworks let a request name another method than the one it
  * was sent with (Rack and Express's method-override read `X-HTTP-Method-Override`, ASP.NET Core
  * and Google's APIs too, Symfony and Laravel a `_method` parameter, others `X-HTTP-Method` or
- * `X-Method-Override`). A GET allowed for readers would become a DELETE behind the gateway, so
+ * `X-Method-Override`). A POST allowed for writers would become a DELETE behind the gateway, so
  * `allowed_methods` and a per-method `beta_required_permission` check each method a request
  * names this way as well as its own (docs/gateway.md, "Method overrides").
  */
