@@ -3,13 +3,15 @@
 // 431 after PORTICO_GATEWAY_MAX_URL_LENGTH / _MAX_HEADER_SIZE, and settings.https_dev_proxy
 // answers over TLS with the certificate the daemon generated and keeps in its data dir; a body
 // that drips past PORTICO_GATEWAY_BODY_TIMEOUT is answered 408, an idle keep-alive connection is
-// closed after PORTICO_GATEWAY_IDLE_TIMEOUT.
+// closed after PORTICO_GATEWAY_IDLE_TIMEOUT, and a connection past PORTICO_GATEWAY_MAX_CONNECTIONS
+// is closed unanswered.
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openKept } from '../daemon/src/gateway/http/testing/raw-socket.js';
 import { freePort, startDaemon, type DaemonHandle } from './harness.js';
 
 function slowClient(port: number): Promise<{ text: string; closedAfterMs: number }> {
@@ -133,5 +135,28 @@ describe('gateway front limits through the daemon', () => {
     expect((await fetch(`http://127.0.0.1:${plain}/hello`, { headers: { 'x-big': 'b'.repeat(1500) } })).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${plain}/hello`, { headers: { 'x-big': 'b'.repeat(3000) } })).status).toBe(431);
     await expect.poll(() => daemon.logs()).toContain('PORTICO_GATEWAY_MAX_URL_LENGTH');
+  });
+});
+
+describe('the connection cap through the daemon', () => {
+  it('closes a connection past PORTICO_GATEWAY_MAX_CONNECTIONS unanswered and keeps serving the ones it holds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portico-e2e-cap-'));
+    const port = await freePort();
+    const file = join(dir, 'cap.hcl');
+    writeFileSync(file, `server {\n  hosts = ["*:${port}"]\n  endpoint "/**" {\n    response { body = "ok" }\n  }\n}\n`);
+    const daemon = await startDaemon({ args: ['-f', file], env: { PORTICO_GATEWAY_MAX_CONNECTIONS: '2' } });
+    try {
+      const kept = [await openKept(port), await openKept(port)];
+      for (const c of kept) expect(await c.ask()).toBe('HTTP/1.1 200 OK');
+      // Under the default of 4,096 a third would be answered 200.
+      const extra = await openKept(port);
+      expect(await extra.ask()).toBeNull();
+      for (const c of kept) expect(await c.ask()).toBe('HTTP/1.1 200 OK');
+      await expect.poll(() => daemon.logs()).toContain('connection limit reached');
+      for (const c of kept) c.socket.destroy();
+    } finally {
+      await daemon.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,52 +1,8 @@
-import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { openKept as open } from './testing/raw-socket.js';
 import { startGateway } from './testing/test-gateway.js';
 
 const CONFIG = { 'portico.hcl': 'server {\n  hosts = ["*:0"]\n  endpoint "/**" {\n    response { body = "ok" }\n  }\n}\n' };
-
-interface KeptConnection {
-  readonly socket: Socket;
-  /** Sends a keep-alive GET and resolves with the answer's status line, or null when the connection closed first. */
-  ask(): Promise<string | null>;
-  readonly closed: Promise<void>;
-}
-
-function open(port: number): Promise<KeptConnection> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    let buffered = '';
-    let waiting: ((line: string | null) => void) | null = null;
-    socket.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('latin1');
-      if (waiting && buffered.endsWith('ok')) {
-        const line = buffered.split('\r\n')[0] ?? '';
-        buffered = '';
-        waiting(line);
-        waiting = null;
-      }
-    });
-    socket.on('error', () => undefined);
-    const closed = new Promise<void>((done) =>
-      socket.once('close', () => {
-        waiting?.(null);
-        done();
-      }),
-    );
-    socket.once('connect', () =>
-      resolve({
-        socket,
-        closed,
-        ask: () =>
-          new Promise((answer) => {
-            if (socket.destroyed) return answer(null);
-            waiting = answer;
-            socket.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n');
-          }),
-      }),
-    );
-    socket.once('error', reject);
-  });
-}
 
 describe('connection cap', () => {
   it('closes connections past the cap at once, keeps serving the open ones, and admits again when one ends', async () => {

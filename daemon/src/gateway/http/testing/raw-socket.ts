@@ -3,7 +3,7 @@
  * library would send: no version, huge heads, headers dripping in) and reports what came
  * back once the server closed the connection.
  */
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 
 export interface RawReply {
   /** Everything received, as latin1. */
@@ -53,4 +53,49 @@ export function rawHeader(text: string, name: string): string | undefined {
   const head = text.split('\r\n\r\n')[0] ?? '';
   const line = head.split('\r\n').find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
   return line?.slice(name.length + 1).trim();
+}
+
+export interface KeptConnection {
+  readonly socket: Socket;
+  /** Sends a keep-alive GET and resolves with the answer's status line, or null when the connection closed first. */
+  ask(): Promise<string | null>;
+  readonly closed: Promise<void>;
+}
+
+/** A keep-alive connection to 127.0.0.1:`port` whose `ask` sends `GET /` and waits for an answer whose body ends in `ok`. */
+export function openKept(port: number): Promise<KeptConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let buffered = '';
+    let waiting: ((line: string | null) => void) | null = null;
+    socket.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('latin1');
+      if (waiting && buffered.endsWith('ok')) {
+        const line = buffered.split('\r\n')[0] ?? '';
+        buffered = '';
+        waiting(line);
+        waiting = null;
+      }
+    });
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((done) =>
+      socket.once('close', () => {
+        waiting?.(null);
+        done();
+      }),
+    );
+    socket.once('connect', () =>
+      resolve({
+        socket,
+        closed,
+        ask: () =>
+          new Promise((answer) => {
+            if (socket.destroyed) return answer(null);
+            waiting = answer;
+            socket.write('GET / HTTP/1.1\r\nHost: a\r\n\r\n');
+          }),
+      }),
+    );
+    socket.once('error', reject);
+  });
 }
