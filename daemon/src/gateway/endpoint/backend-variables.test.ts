@@ -149,4 +149,39 @@ definitions {
       host: host.replace(`:${port}`, ''),
     });
   });
+
+  it('backend_requests.<label>.context and backend_request.context are the client request\'s context', async () => {
+    const backend = await startBackend();
+    const gw = await startEndpointGateway(`
+server {
+  hosts = ["*:0"]
+  endpoint "/ctx" {
+    access_control = ["ba"]
+    request "r" {
+      backend = "b"
+    }
+    response {
+      json_body = {
+        user = backend_requests.r.context.ba.user
+        same = backend_requests.r.context == request.context
+        seen = backend_responses.r.json_body.headers.x-user
+      }
+    }
+  }
+}
+definitions {
+  backend "b" {
+    origin               = "${backend.origin}"
+    set_request_headers = { x-user = backend_request.context.ba.user }
+  }
+  basic_auth "ba" {
+    user     = "ops"
+    password = "a-long-enough-password"
+  }
+}
+`);
+    const res = await send(gw.url('/'), '/ctx', { headers: { authorization: `Basic ${Buffer.from('ops:a-long-enough-password').toString('base64')}` } });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text)).toEqual({ user: 'ops', same: true, seen: 'ops' });
+  });
 });

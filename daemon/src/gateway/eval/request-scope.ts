@@ -53,6 +53,7 @@ export class RequestScope implements EvalScope {
   /** `request`, its attributes built as expressions read them; made again when the body, the grants or the permission change. */
   private requestVar: LazyRecord<RequestScope> | null = null;
   private backendsVar: Record<string, unknown> | null = null;
+  private backendRequestAttrs: Attributes<BackendRequestFacts> | null = null;
   // Facts are kept as they come; their variables are built only if an expression reads them.
   private readonly backendRequests = new Map<string, LazyRecord<BackendRequestFacts>>();
   private readonly backendResponses = new Map<string, LazyRecord<BackendResponseFacts>>();
@@ -114,7 +115,7 @@ export class RequestScope implements EvalScope {
   }
 
   recordBackendRequest(label: string, facts: BackendRequestFacts): void {
-    this.backendRequests.set(label, new LazyRecord(facts, BACKEND_REQUEST));
+    this.backendRequests.set(label, new LazyRecord(facts, this.backendRequestAttributes()));
   }
 
   recordBackendResponse(label: string, facts: BackendResponseFacts): void {
@@ -142,7 +143,12 @@ export class RequestScope implements EvalScope {
 
   /** A scope for expressions of a backend block: adds `backend_request` and, once received, `backend_response`. */
   forBackend(request: BackendRequestFacts, response: BackendResponseFacts | null): EvalScope {
-    return new BackendScope(this, new LazyRecord(request, BACKEND_REQUEST), response ? new LazyRecord(response, BACKEND_RESPONSE) : null);
+    return new BackendScope(this, new LazyRecord(request, this.backendRequestAttributes()), response ? new LazyRecord(response, BACKEND_RESPONSE) : null);
+  }
+
+  /** A backend request's attributes: its own, and the client request's `context` (the spec: "types as for request"). */
+  private backendRequestAttributes(): Attributes<BackendRequestFacts> {
+    return (this.backendRequestAttrs ??= { ...BACKEND_REQUEST, context: () => this.contextVariable() });
   }
 
   /**
@@ -274,6 +280,7 @@ const BACKEND_REQUEST: Attributes<BackendRequestFacts> = {
   body: (f) => (f.body === null ? '' : f.body.toString('utf8')),
   form_body: (f) => formBody(f.headers['content-type'], f.body),
   json_body: (f) => jsonBody(f.headers['content-type'], f.body),
+  // The client request's, given per scope (backendRequestAttributes).
   context: () => ({}),
   ...urlAttributes<BackendRequestFacts>((f) => f.url),
 };
