@@ -18,11 +18,21 @@ interface Setup {
 }
 
 /** An authorization server (oidc-provider) and a gateway with `/login` and `/cb` guarded by a beta_oauth2 block. */
-async function setup(method: 'ccm_s256' | 'state', authMethod: 'client_secret_basic' | 'client_secret_post', extra = '', redirectUri?: string): Promise<Setup> {
+interface SetupOptions {
+  /** HCL added to the beta_oauth2 block. */
+  readonly extra?: string;
+  readonly redirectUri?: string;
+  /** Scopes the user does not consent to at the authorization server. */
+  readonly withheldScopes?: readonly string[];
+}
+
+async function setup(method: 'ccm_s256' | 'state', authMethod: 'client_secret_basic' | 'client_secret_post', options: SetupOptions = {}): Promise<Setup> {
+  const { extra = '', redirectUri, withheldScopes } = options;
   const port = await freePort();
   const as = await startOidcProvider({
     clients: [{ clientId: 'portico', clientSecret: 'as-secret', redirectUris: [`http://localhost:${port}/cb`, `http://127.0.0.1:${port}/cb`], tokenEndpointAuthMethod: authMethod }],
     accounts: { alice: { password: 'pw', claims: { name: 'Alice' } } },
+    withheldScopes,
   });
   providers.push(as);
   const gw = await startAccessGateway({
@@ -82,13 +92,24 @@ describe('beta_oauth2', () => {
   });
 
   it('resolves a relative redirect_uri against the request origin, in the authorization URL and the token request', async () => {
-    const s = await setup('ccm_s256', 'client_secret_basic', '', '/cb');
+    const s = await setup('ccm_s256', 'client_secret_basic', { redirectUri: '/cb' });
     const flow = await login(s);
     expect(flow.url.searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${s.port}/cb`);
     // The authorization server refuses a code whose token request names another redirect_uri.
     const res = await callback(s, flow.redirect, flow.verifier);
     expect(res.status).toBe(200);
     expect(s.as.requests.filter((r) => r.grantType === 'authorization_code')).toHaveLength(1);
+  });
+
+  it('puts the granted scope into request.context.<label> when the server grants less than was asked for', async () => {
+    const s = await setup('ccm_s256', 'client_secret_basic', { withheldScopes: ['profile'] });
+    const flow = await login(s);
+    expect(flow.url.searchParams.get('scope')).toBe('openid profile');
+    const res = await callback(s, flow.redirect, flow.verifier);
+    expect(res.status).toBe(200);
+    const context = (await res.json()) as Record<string, unknown>;
+    expect(context['scope']).toBe('openid');
+    expect(typeof context['access_token']).toBe('string');
   });
 
   it('with state checks the state against the verifier before exchanging the code (client_secret_post)', async () => {
@@ -111,7 +132,7 @@ describe('beta_oauth2', () => {
   });
 
   it('answers its error_handler for an unreachable token endpoint and shows the provider error', async () => {
-    const s = await setup('ccm_s256', 'client_secret_basic', '    error_handler "oauth2" {\n      response {\n        status = 502\n        json_body = { error = "login failed" }\n      }\n    }');
+    const s = await setup('ccm_s256', 'client_secret_basic', { extra: '    error_handler "oauth2" {\n      response {\n        status = 502\n        json_body = { error = "login failed" }\n      }\n    }' });
     const flow = await login(s);
     providers.splice(providers.indexOf(s.as), 1);
     await s.as.close();

@@ -27,6 +27,8 @@ export interface OidcProviderOptions {
   readonly signingAlg?: 'RS256' | 'ES256';
   /** False: the discovery document lists no `code_challenge_methods_supported`, as providers without PKCE do. */
   readonly advertisesPkce?: boolean;
+  /** Scopes the user does not consent to: left out of every grant, so the token response names fewer scopes than were asked for. */
+  readonly withheldScopes?: readonly string[];
 }
 
 export interface RecordedOidcRequest {
@@ -113,6 +115,7 @@ interface InteractionDetails {
 
 interface GrantInstance {
   addOIDCScope(scope: string): void;
+  rejectOIDCScope(scope: string): void;
   addOIDCClaims(claims: readonly string[]): void;
   save(): Promise<string>;
 }
@@ -145,7 +148,7 @@ function loadOidcProvider(): Promise<OidcProviderModule> {
 /** Starts an OpenID Provider (panva's oidc-provider) on 127.0.0.1 with our own login page. */
 export async function startOidcProvider(options: OidcProviderOptions): Promise<OidcProviderHandle> {
   const { default: Provider } = await loadOidcProvider();
-  const { port = 0, clients, accounts, idTokenTtlSeconds = 3600, accessTokenTtlSeconds = 3600, signingAlg = 'RS256', advertisesPkce = true } = options;
+  const { port = 0, clients, accounts, idTokenTtlSeconds = 3600, accessTokenTtlSeconds = 3600, signingAlg = 'RS256', advertisesPkce = true, withheldScopes = [] } = options;
   const requests: RecordedOidcRequest[] = [];
   // The body is the provider's to read, so client_secret and grant_type are filled in after it has.
   const recorded = new WeakMap<IncomingMessage, RequestRecord>();
@@ -160,7 +163,7 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<O
     requests.push(entry);
     recorded.set(req, entry);
     if (down === true || (down !== false && down.has(url.pathname)) || !current) return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: 'the provider is down' });
-    if (INTERACTION_PATH.test(url.pathname)) return void handleInteraction(current.provider, accounts, req, res);
+    if (INTERACTION_PATH.test(url.pathname)) return void handleInteraction(current.provider, accounts, new Set(withheldScopes), req, res);
     void current.handle(req, res);
   });
   await new Promise<void>((resolve, reject) => {
@@ -327,13 +330,13 @@ function memoryAdapter(artifacts: Map<string, StoredArtifact>, model: string) {
   };
 }
 
-async function handleInteraction(provider: ProviderInstance, accounts: Readonly<Record<string, OidcAccount>>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handleInteraction(provider: ProviderInstance, accounts: Readonly<Record<string, OidcAccount>>, withheld: ReadonlySet<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const details = await provider.interactionDetails(req, res);
     const clientId = String(details.params['client_id'] ?? '');
     if (details.prompt.name !== 'login') {
       // Consent is granted without asking: these providers stand in for an IdP the user already trusts.
-      const grantId = await grantRequested(provider, details, details.session?.accountId ?? '');
+      const grantId = await grantRequested(provider, details, details.session?.accountId ?? '', withheld);
       return await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
     }
     if (req.method !== 'POST') return sendHtml(res, 200, loginPage(clientId, '', null));
@@ -341,7 +344,7 @@ async function handleInteraction(provider: ProviderInstance, accounts: Readonly<
     const username = form.get('username') ?? '';
     const account = Object.hasOwn(accounts, username) ? accounts[username] : undefined;
     if (!account || account.password !== (form.get('password') ?? '')) return sendHtml(res, 401, loginPage(clientId, username, 'Wrong username or password.'));
-    const grantId = await grantRequested(provider, details, username);
+    const grantId = await grantRequested(provider, details, username, withheld);
     await provider.interactionFinished(req, res, { login: { accountId: username }, consent: { grantId } }, { mergeWithLastSubmission: false });
   } catch (error) {
     const status = typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
@@ -349,10 +352,16 @@ async function handleInteraction(provider: ProviderInstance, accounts: Readonly<
   }
 }
 
-async function grantRequested(provider: ProviderInstance, details: InteractionDetails, accountId: string): Promise<string> {
+async function grantRequested(provider: ProviderInstance, details: InteractionDetails, accountId: string, withheld: ReadonlySet<string>): Promise<string> {
   const grant = new provider.Grant({ accountId, clientId: String(details.params['client_id'] ?? '') });
   const scope = details.params['scope'];
-  if (typeof scope === 'string') grant.addOIDCScope(scope);
+  if (typeof scope === 'string') {
+    const requested = scope.split(' ');
+    grant.addOIDCScope(requested.filter((s) => !withheld.has(s)).join(' '));
+    // Refused, not just left out: else the provider asks for consent again.
+    const refused = requested.filter((s) => withheld.has(s));
+    if (refused.length > 0) grant.rejectOIDCScope(refused.join(' '));
+  }
   const claims = details.prompt.details.missingOIDCClaims;
   if (claims) grant.addOIDCClaims(claims);
   return grant.save();
