@@ -2,6 +2,7 @@ import type { ApiConfig, BackendConfig, Dyn, EndpointConfig, GatewayConfig, Hand
 import { collectBodyReads, emptyBodyReads, type BodyReads } from '../eval/body-refs.js';
 import { collectLoginLabels } from '../eval/login-refs.js';
 import { hasFormModifiers } from '../modifiers/params-modifiers.js';
+import { formOverrideMatters } from '../http/method-override.js';
 
 /** What an endpoint's request must buffer, decided once per endpoint from its expressions. */
 export interface BodyPlan {
@@ -9,6 +10,8 @@ export interface BodyPlan {
   readonly clientBody: boolean;
   /** Form modifiers exist, so a POST urlencoded body must be buffered to rewrite it. */
   readonly formModifiers: boolean;
+  /** A `_method` field in a POST urlencoded body could name a method the endpoint refuses, so such a body is buffered and read (http/method-override.ts). */
+  readonly formMethodOverride: boolean;
   /** Labels whose response body an expression reads (`backend_responses.<label>.body`). */
   readonly responseBodies: ReadonlySet<string>;
   /** `backend_responses` read as a whole: buffer every response that is not streamed to the client. */
@@ -92,6 +95,7 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
   return {
     clientBody: reads.clientBody || endpoint.proxies.length > 1,
     formModifiers,
+    formMethodOverride: formOverrideMatters(endpoint.allowedMethods, endpoint.requiredPermission),
     responseBodies: reads.backendResponses,
     allResponseBodies: reads.allBackendResponses,
     backendResponseBodies,

@@ -1,7 +1,8 @@
 import type { AccessControl, EndpointConfig, Modifiers } from '../config/model.js';
 import type { EndpointContext, EndpointHandler, EndpointRoute, GatewayResponse, GuardContext } from '../contracts.js';
 import { evalCustomLogFields } from '../eval/eval-dyn.js';
-import { FORM_MEDIA_TYPE, mediaType } from '../eval/http-variables.js';
+import { isFormPost } from '../eval/http-variables.js';
+import { checkOverridesAllowed, formMethodOverrides } from '../http/method-override.js';
 import type { RequestScope } from '../eval/request-scope.js';
 import { logCustomFieldsError } from '../logs/log-sink.js';
 import { bodyPlanFor, type BodyPlan } from './body-plan.js';
@@ -33,7 +34,14 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
   // Routes that were not compiled when applied (direct callers, tests) are compiled on first use.
   const compiled = new WeakMap<EndpointConfig, RouteHandler>();
   const compile = function compileRoute(route: EndpointRoute): RouteHandler {
-    return compilePlainProxy(route, logger) ?? compileEndpoint(route, logger);
+    const plain = compilePlainProxy(route, logger);
+    if (plain === null) return compileEndpoint(route, logger);
+    if (!bodyPlanFor(route.config, route.server, route.api, route.endpoint).formMethodOverride) return plain;
+    // The plain handler streams the body: a form POST, whose `_method` field must be read first, takes the general path.
+    const general = compileEndpoint(route, logger);
+    return function plainOrFormPost(ctx: EndpointContext): Promise<GatewayResponse> {
+      return isFormPost(ctx.request.method, ctx.request.headers['content-type']) ? general(ctx) : plain(ctx);
+    };
   };
   return {
     compile,
@@ -91,7 +99,7 @@ function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logge
   const labels = endpoint.access.effective;
   const steps: EndpointStep[] = [];
   if (plan.loginLabels.size > 0) steps.push(prepareLogins(plan.loginLabels));
-  if (plan.clientBody || plan.formModifiers) steps.push(bufferClientBody(plan));
+  if (plan.clientBody || plan.formModifiers || plan.formMethodOverride) steps.push(bufferClientBody(plan));
   if (labels.length > 0) steps.push(accessControls(labels, logger));
   const run = compose(steps, (endpointRun) => runEndpointBody(endpointRun, logger));
   // Contexts whose modifiers are all unset change nothing: left out.
@@ -121,15 +129,20 @@ function prepareLogins(labels: ReadonlySet<string>): EndpointStep {
   };
 }
 
-/** Buffers the client body when an expression reads it, or for the form modifiers of a urlencoded POST. */
+/**
+ * Buffers the client body when an expression reads it, or a urlencoded POST's for the form
+ * modifiers or to check the methods its `_method` fields name (before the access controls, as
+ * the head's overrides are checked before them).
+ */
 function bufferClientBody(plan: BodyPlan): EndpointStep {
   return async function bufferClientBodyStep(run, next) {
     const { ctx, scope } = run;
-    const formPost = ctx.request.method === 'POST' && mediaType(ctx.request.headers['content-type']) === FORM_MEDIA_TYPE;
-    if ((plan.clientBody || (plan.formModifiers && formPost)) && hasClientBody(ctx.request.headers)) {
+    const formPost = isFormPost(ctx.request.method, ctx.request.headers['content-type']);
+    if ((plan.clientBody || ((plan.formModifiers || plan.formMethodOverride) && formPost)) && hasClientBody(ctx.request.headers)) {
       const length = ctx.request.headers['content-length'];
       scope.setBody(await readClientBody(ctx.incoming, typeof length === 'string' ? length : undefined, ctx.endpoint.requestBodyLimit, ctx.signal));
     }
+    if (plan.formMethodOverride && formPost) checkOverridesAllowed(formMethodOverrides(ctx.request, scope.bufferedBody()), ctx.endpoint.allowedMethods);
     return next(run);
   };
 }

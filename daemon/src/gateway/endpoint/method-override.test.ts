@@ -4,11 +4,13 @@
 // The same endpoints on the plain proxy path and on the general path answer alike.
 import { describe, expect, it } from 'vitest';
 import { accessLines, startAccessGateway } from '../access/testing/access-gateway.js';
+import type { Dyn, Permission } from '../config/model.js';
 import type { GatewayLogRecord } from '../contracts.js';
+import { formOverrideMatters } from '../http/method-override.js';
 import { startBackend } from './testing/endpoint-gateway.js';
 import { permissionDefinitions, plainAndGeneralApis, sendBoth, tokToken } from './testing/guarded-backend.js';
 
-/** `/perm/**`: readers may GET, writers may also POST; `/ro/**`: only GET, no permission. */
+/** `/perm/**`: readers may GET, writers may also POST; `/form/**`: GET and POST, no permission; `/ro/**`: only GET. */
 const ENDPOINTS = `
     endpoint "/perm/**" {
       access_control = ["tok"]
@@ -16,6 +18,13 @@ const ENDPOINTS = `
         GET  = "read"
         POST = "write"
       }
+      proxy {
+        backend = "b"
+      }
+    }
+    endpoint "/form/**" {
+      allowed_methods          = ["GET", "POST"]
+      beta_required_permission = ""
       proxy {
         backend = "b"
       }
@@ -98,5 +107,78 @@ describe('method overrides', () => {
     expect(plainLines[6]).toMatchObject({ message: expect.stringContaining('the _method query parameter') });
     expect(plainLines[8]).toMatchObject({ errorType: 'client_request', message: expect.stringContaining('names no single HTTP method') });
     expect(plainLines[11]).toMatchObject({ errorType: 'method_not_allowed', message: expect.stringContaining('PUT (named by the x-http-method-override header) is not allowed here') });
+  });
+
+  it('checks a _method field in a urlencoded POST body where a method could be refused, and forwards the body as sent', async () => {
+    const backend = await startBackend();
+    const gw = await startAccessGateway({ 'portico.hcl': config(backend.origin) });
+    const reader = await tokToken({ sub: 'ada', perms: ['read'] });
+    const writer = await tokToken({ sub: 'bob', perms: ['read', 'write'] });
+    const form = 'application/x-www-form-urlencoded';
+    type FormCase = [name: string, path: string, contentType: string, body: string, token?: string];
+    const cases: FormCase[] = [
+      ['writer, a plain form', '/perm/x', form, 'name=n&note=a+b', writer],
+      ['writer, _method=DELETE', '/perm/x', form, 'name=n&_method=DELETE', writer],
+      ['writer, %5Fmethod=delete', '/perm/x', `${form}; charset=utf-8`, '%5Fmethod=delete&name=n', writer],
+      ['writer, _method=GET (read granted)', '/perm/x', form, '_method=GET', writer],
+      ['reader, _method=GET (POST needs write)', '/perm/x', form, '_method=GET', reader],
+      ['no token, _method=DELETE', '/perm/x', form, '_method=DELETE'],
+      ['allowed_methods, _method=PUT', '/form/x', form, 'a=1&_method=PUT'],
+      ['allowed_methods, _method=get', '/form/x', form, 'a=1&_method=get'],
+      ['allowed_methods, an empty _method', '/form/x', form, '_method=&a=1'],
+      ['allowed_methods, two _method fields', '/form/x', form, '_method=GET&_method=DELETE'],
+      ['not a form: text/plain', '/form/x', 'text/plain', '_method=PUT'],
+      ['a field only resembling _method', '/form/x', form, '__method=PUT&_methods=PUT&x_method=PUT'],
+    ];
+    const seen =
+      (prefix: string) =>
+      async ([, path, contentType, body, token]: FormCase) => {
+        const headers: Record<string, string> = { 'content-type': contentType, ...(token === undefined ? {} : { 'x-token': token }) };
+        const res = await fetch(gw.url(`${prefix}${path}`), { method: 'POST', headers, body });
+        const text = await res.text();
+        const echoed = text.includes('"method"') ? (JSON.parse(text) as { method: string; body: string }) : null;
+        return { status: res.status, allow: res.headers.get('allow'), method: echoed?.method ?? null, body: echoed?.body ?? null };
+      };
+    const { plain, general } = await sendBoth(cases, seen);
+    expect(plain).toEqual(general);
+    expect(plain.map((r, i) => `${cases[i]![0]}: ${r.status}`)).toEqual([
+      'writer, a plain form: 200',
+      'writer, _method=DELETE: 405',
+      'writer, %5Fmethod=delete: 405',
+      'writer, _method=GET (read granted): 200',
+      'reader, _method=GET (POST needs write): 403',
+      'no token, _method=DELETE: 401',
+      'allowed_methods, _method=PUT: 405',
+      'allowed_methods, _method=get: 200',
+      'allowed_methods, an empty _method: 400',
+      'allowed_methods, two _method fields: 405',
+      'not a form: text/plain: 200',
+      'a field only resembling _method: 200',
+    ]);
+    expect(plain[1]?.allow).toBe('GET, POST');
+    expect(plain[6]?.allow).toBe('GET, POST');
+    // What went through reached the backend as a POST with the body byte for byte.
+    for (const [i, r] of plain.entries()) {
+      if (r.status === 200) expect(r, cases[i]![0]).toMatchObject({ method: 'POST', body: cases[i]![3] });
+      else expect(r.method, cases[i]![0]).toBeNull();
+    }
+    const lines = accessLines(gw).filter((l: GatewayLogRecord) => String(l['url']).includes('/plain/'));
+    expect(lines[1]).toMatchObject({ error_type: 'method_not_allowed', message: expect.stringContaining('DELETE (named by the _method form field) is not permitted by beta_required_permission') });
+    expect(lines[6]).toMatchObject({ error_type: 'method_not_allowed', message: expect.stringContaining('PUT (named by the _method form field) is not allowed here') });
+    expect(lines[8]).toMatchObject({ error_type: 'client_request', message: expect.stringContaining('the _method form field names no single HTTP method') });
+  });
+});
+
+describe('where a form body is read for _method', () => {
+  const all = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+  const expr = { kind: 'expr', expr: {} } as unknown as Dyn<Permission>;
+  it('only where a POST could name a method the endpoint refuses', () => {
+    expect(formOverrideMatters(['GET'], null)).toBe(false);
+    expect(formOverrideMatters(['GET', 'POST'], null)).toBe(true);
+    expect(formOverrideMatters(all, null)).toBe(false);
+    expect(formOverrideMatters(all, { kind: 'static', value: 'write' })).toBe(false);
+    expect(formOverrideMatters(all, { kind: 'static', value: { POST: 'write' } })).toBe(true);
+    expect(formOverrideMatters(all, expr)).toBe(true);
+    expect(formOverrideMatters(['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], expr)).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import type { BackendConfig, Dyn, HandlerBody, ModifierMap, ProxyConfig, Request
 import type { BackendRequest, BackendResponse, BackendResponseHead, EndpointContext } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { evalCustomLogFields, evalDyn, evalOptional } from '../eval/eval-dyn.js';
-import { FORM_MEDIA_TYPE, mediaType } from '../eval/http-variables.js';
+import { FORM_MEDIA_TYPE, isFormPost } from '../eval/http-variables.js';
 import type { BackendRequestFacts, BackendResponseFacts, EvalScope, RequestScope } from '../eval/request-scope.js';
 import { logCustomFieldsError } from '../logs/log-sink.js';
 import { applyRequestHeaderModifiers, setHeaders, type HeaderRecord } from '../modifiers/header-modifiers.js';
@@ -191,10 +191,6 @@ export function setBodyHeaders(headers: HeaderRecord, body: BackendRequest['body
     // Only when there is one: `delete` goes through the runtime even for a name the object lacks (a GET's).
     if ('content-length' in headers) delete headers['content-length'];
   } else if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
-}
-
-function isFormPost(method: string, contentType: string | readonly string[] | undefined): boolean {
-  return method === 'POST' && mediaType(contentType) === FORM_MEDIA_TYPE;
 }
 
 export type { BackendResponse };

@@ -68,6 +68,11 @@ export function isJsonMediaType(type: string): boolean {
 
 export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
 
+/** A POST with an urlencoded body: the request form modifiers rewrite, and whose `_method` field frameworks honour. */
+export function isFormPost(method: string, contentType: string | readonly string[] | undefined): boolean {
+  return method === 'POST' && mediaType(contentType) === FORM_MEDIA_TYPE;
+}
+
 /** `json_body`: the decoded body for JSON media types; null otherwise or when it does not parse (as the peer). */
 export function jsonBody(contentType: string | readonly string[] | undefined, body: Buffer | null): unknown {
   if (body === null || body.length === 0 || !isJsonMediaType(mediaType(contentType))) return null;

@@ -11,7 +11,7 @@ import { DEFAULT_HTML_TEMPLATE, type ErrorTemplate } from '../errors/error-templ
 import { addPrivateCaching } from '../access/private-caching.js';
 import { GatewayError } from '../errors/error-types.js';
 import { isPreflight } from './cors.js';
-import { methodOverrides } from './method-override.js';
+import { checkOverridesAllowed, methodNotAllowed, methodOverrides } from './method-override.js';
 import type { RequestLifetime } from './request-lifetime.js';
 import { hostName } from './forwarded-url.js';
 import { underBasePath, type RouteTarget, type Runtime, type ServerRuntime } from './runtime.js';
@@ -136,9 +136,7 @@ function serveEndpoint(input: DispatchInput, srv: ServerRuntime, target: Endpoin
   const preflight = answerPreflight(target.cors, method, request.headers);
   if (preflight) return Promise.resolve(preflight);
   if (!endpoint.allowedMethods.includes(method)) throw methodNotAllowed(method, endpoint.allowedMethods);
-  for (const o of methodOverrides(request)) {
-    if (!endpoint.allowedMethods.includes(o.method)) throw methodNotAllowed(`${o.method} (named by ${o.via})`, endpoint.allowedMethods);
-  }
+  checkOverridesAllowed(methodOverrides(request), endpoint.allowedMethods);
   input.log.handler ??= 'endpoint';
   const ctx = new RouteContext(input, srv.server, api, endpoint, request);
   return input.compiled && target.handle !== null ? target.handle(ctx) : input.endpointHandler.handle(ctx);
@@ -260,6 +258,3 @@ function answerPreflight(cors: CorsConfig | null, method: string, headers: Reque
   return { status: 204, headers: {}, body: null };
 }
 
-function methodNotAllowed(method: string, allowed: readonly string[]): GatewayError {
-  return new GatewayError('method_not_allowed', `method ${method} is not allowed here (allowed: ${allowed.join(', ')})`, { headers: { Allow: allowed.join(', ') } });
-}

@@ -7,8 +7,10 @@
  * names this way as well as its own (docs/gateway.md, "Method overrides").
  */
 import type { RequestInfo } from '../contracts.js';
+import type { Dyn, Permission } from '../config/model.js';
 import { METHOD_TOKEN } from '../config/build-upstream.js';
 import { GatewayError } from '../errors/error-types.js';
+import { isFormPost } from '../eval/http-variables.js';
 
 /** The override headers (lower-case), and the query parameter. */
 export const METHOD_OVERRIDE_HEADERS: readonly string[] = ['x-http-method-override', 'x-http-method', 'x-method-override'];
@@ -41,6 +43,47 @@ export function methodOverrides(request: RequestInfo): readonly MethodOverride[]
     for (const v of request.url.searchParams.getAll(METHOD_OVERRIDE_PARAM)) out = add(out, request.method, v.trim(), `the ${METHOD_OVERRIDE_PARAM} query parameter`);
   }
   return out ?? NONE;
+}
+
+/**
+ * The `_method` fields of a buffered urlencoded POST body (Rails' Rack::MethodOverride, Laravel
+ * and Symfony read one on POST), as `methodOverrides` gives those of the head. Read only on
+ * endpoints where a method could be refused (`formOverrideMatters`).
+ */
+export function formMethodOverrides(request: RequestInfo, body: Buffer | null): readonly MethodOverride[] {
+  if (body === null || !isFormPost(request.method, request.headers['content-type'])) return NONE;
+  const text = body.toString('utf8');
+  // Most forms name no `_method`; one spelled with escapes (`%5Fmethod`) is found by decoding.
+  if (!text.includes(METHOD_OVERRIDE_PARAM) && !text.includes('%')) return NONE;
+  let out: MethodOverride[] | null = null;
+  for (const v of new URLSearchParams(text).getAll(METHOD_OVERRIDE_PARAM)) out = add(out, request.method, v.trim(), `the ${METHOD_OVERRIDE_PARAM} form field`);
+  return out ?? NONE;
+}
+
+const STANDARD_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * True when a `_method` in a POST's form body could name a method this endpoint refuses: it
+ * takes POST, and either leaves out a standard method or has a `beta_required_permission`
+ * that may differ by method (an object, or an expression). Elsewhere a form POST streams to
+ * the backend unread.
+ */
+export function formOverrideMatters(allowedMethods: readonly string[], permission: Dyn<Permission> | null): boolean {
+  if (!allowedMethods.includes('POST')) return false;
+  const byMethod = permission !== null && !(permission.kind === 'static' && typeof permission.value === 'string');
+  return byMethod || STANDARD_METHODS.some((m) => !allowedMethods.includes(m));
+}
+
+/** 405 for a method the endpoint does not take, with its `Allow` header. */
+export function methodNotAllowed(method: string, allowed: readonly string[]): GatewayError {
+  return new GatewayError('method_not_allowed', `method ${method} is not allowed here (allowed: ${allowed.join(', ')})`, { headers: { Allow: allowed.join(', ') } });
+}
+
+/** Each method named by override must be one the endpoint takes (`allowed_methods`), as the request's own. */
+export function checkOverridesAllowed(overrides: readonly MethodOverride[], allowed: readonly string[]): void {
+  for (const o of overrides) {
+    if (!allowed.includes(o.method)) throw methodNotAllowed(`${o.method} (named by ${o.via})`, allowed);
+  }
 }
 
 function add(out: MethodOverride[] | null, own: string, value: string, via: string): MethodOverride[] {
