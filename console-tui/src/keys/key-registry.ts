@@ -11,7 +11,8 @@ export interface KeyBinding {
   hint?: string;
   /** Asks the daemon to change something (reload, reset, cancel, create, revoke): refused while disconnected. */
   daemonAction?: boolean;
-  run(): void;
+  /** `key`: the name of the key pressed, for a binding that answers to several. */
+  run(key: string): void;
 }
 
 export interface KeyScope {
@@ -144,7 +145,7 @@ export class KeyRegistry {
   /** Runs the binding for a key press, the innermost scope first; false when nothing took it. */
   dispatch(name: string): boolean {
     const binding = this.resolve(name);
-    binding?.run();
+    binding?.run(name);
     return binding !== undefined;
   }
 

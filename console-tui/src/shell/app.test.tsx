@@ -167,6 +167,22 @@ describe('console shell', () => {
     expect(term.screen()[1]).toContain('[status]');
   });
 
+  it('goes to a view by its place in the tab bar with its digit; digits typed after : stay in the prompt', async () => {
+    const { term } = start();
+    await term.press('2');
+    expect(term.screen()[1]).toContain('[events]');
+    await term.press('1');
+    expect(term.screen()[1]).toContain('[status]');
+    // Two views here: 3 is no view's.
+    await term.press('3');
+    expect(term.screen()[1]).toContain('[status]');
+    await term.press(':', '2');
+    expect(term.screen()[1]).toContain('[status]');
+    expect(hintLine(term)).toContain(':2');
+    await term.press(KEYS.escape, '?');
+    expect(term.text()).toMatch(/1-2\s+go to the view at that place in the tab bar/);
+  });
+
   it('quits on q', async () => {
     const { term } = start();
     const exited = term.instance.waitUntilExit();

@@ -35,6 +35,8 @@ const MIN_COLUMNS = 20;
 const MIN_ROWS = 6;
 /** The view the rejected-save line leads to (`!`). */
 const CONFIG_VIEW = 'config';
+/** `1`-`9` go to the views in the tab bar's order. */
+const VIEW_DIGITS: readonly string[] = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
 
 export function App({ color = true, ...props }: AppProps): ReactNode {
   const registry = useMemo(() => new KeyRegistry(), []);
@@ -97,6 +99,9 @@ function Shell({ store, source, views = VIEWS, flashMs = 4_000 }: Omit<AppProps,
     { keys: [':'], description: 'switch view: type its name and Enter (Tab completes)', hint: 'command', run: () => setCommand('') },
     { keys: ['tab'], description: 'next view', run: () => cycle(1) },
     { keys: ['shift+tab'], description: 'previous view', run: () => cycle(-1) },
+    ...(views.length > 1
+      ? [{ keys: VIEW_DIGITS.slice(0, views.length), label: `1-${Math.min(views.length, 9)}`, description: 'go to the view at that place in the tab bar', run: (key: string) => setViewId(views[Number(key) - 1]?.id ?? viewId) }]
+      : []),
     { keys: ['r'], description: 're-read the daemon status now', run: () => void store.refresh() },
     { keys: ['q', 'ctrl+c'], label: 'q', description: 'quit (also Ctrl+C)', hint: 'quit', run: () => exit() },
     ...(rejected && hasConfigView
