@@ -3,7 +3,7 @@ import type { EndpointContext } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { evalDyn } from '../eval/eval-dyn.js';
 import type { RequestScope } from '../eval/request-scope.js';
-import { formMethodOverrides, methodOverrides } from '../http/method-override.js';
+import { formMethodOverrides, methodOverrides, STANDARD_METHODS } from '../http/method-override.js';
 
 /**
  * `beta_required_permission`, checked once the access controls passed (so a permission
@@ -46,7 +46,6 @@ function permissionFor(byMethod: Readonly<Record<string, unknown>>, method: stri
   return found;
 }
 
-const STANDARD_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 function upperKeys(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -60,7 +60,8 @@ export function formMethodOverrides(request: RequestInfo, body: Buffer | null): 
   return out ?? NONE;
 }
 
-const STANDARD_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+/** The seven methods `*` stands for in `allowed_methods` and in a per-method permission. */
+export const STANDARD_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
  * True when a `_method` in a POST's form body could name a method this endpoint refuses: it

@@ -8,14 +8,16 @@ import { GatewayError } from '../errors/error-types.js';
  * backslash (`\`, `%5c`: some servers take it for `/`), NUL, malformed percent-encoding, and
  * a dot segment behind an encoded slash (`a%2F..%2Fadmin`: a backend that decodes `%2F` before
  * it resolves dot segments, as nginx does when it matches locations, would climb out of the
- * route). Anything encoded twice (`%252e`) is no dot segment here and travels on still encoded.
+ * route), and a dot segment with `;` parameters (`/open/..;/admin`: a servlet container drops
+ * the parameters and then climbs). Anything encoded twice (`%252e`) is no dot segment here and
+ * travels on still encoded.
  */
 export function checkRequestPath(path: string): void {
   // The common cases need no segment walk: a path with no dot, percent, backslash or NUL; and
-  // one with dots but none of the others (`/api/items.json`), where a dot segment is a segment
-  // that is all one or two dots.
+  // one with dots but none of the others nor a `;` (`/api/items.json`), where a dot segment is
+  // a segment that is all one or two dots.
   if (!/[.%\\\0]/.test(path)) return;
-  if (!/[%\\\0]/.test(path)) {
+  if (!/[%\\\0;]/.test(path)) {
     const dots = DOT_SEGMENT.exec(path);
     if (dots !== null) throw refuse(`the dot segment ${JSON.stringify(dots[1])}`);
     return;
@@ -41,12 +43,17 @@ export function segmentProblem(path: string): string | null {
       return `malformed percent-encoding in ${JSON.stringify(segment)}`;
     }
     if (decoded === '.' || decoded === '..') return `the dot segment ${JSON.stringify(segment)}`;
+    // `..;x` is `..` to a servlet container, which drops `;` parameters before it resolves dot segments.
+    if (DOT_WITH_PARAMS.test(decoded)) return `the dot segment with parameters ${JSON.stringify(segment)}`;
     if (hidesDotSegment(decoded)) return `a dot segment behind an encoded slash in ${JSON.stringify(segment)}`;
     if (decoded.includes('\\')) return 'an encoded backslash';
     if (decoded.includes('\0')) return 'an encoded NUL byte';
   }
   return null;
 }
+
+/** `.` or `..` followed by `;` and parameters (`..;`, `.;x=1`). */
+const DOT_WITH_PARAMS = /^\.\.?;/;
 
 /** A `.` or `..` segment as sent, in a path with nothing percent-encoded. */
 const DOT_SEGMENT = /(?:^|\/)(\.\.?)(?=\/|$)/;
@@ -56,13 +63,13 @@ function hidesDotSegment(decoded: string): boolean {
   return decoded.includes('/') && decoded.split('/').some((part) => part === '.' || part === '..');
 }
 
-/** True when a path segment, as sent or decoded once, is `.` or `..`, or hides one behind an encoded slash. */
+/** True when a path segment, as sent or decoded once, is `.` or `..` (with `;` parameters or not), or hides one behind an encoded slash. */
 export function isDotSegment(segment: string): boolean {
-  if (segment === '.' || segment === '..') return true;
+  if (segment === '.' || segment === '..' || DOT_WITH_PARAMS.test(segment)) return true;
   if (!segment.includes('%')) return false;
   try {
     const decoded = decodeURIComponent(segment);
-    return decoded === '.' || decoded === '..' || hidesDotSegment(decoded);
+    return decoded === '.' || decoded === '..' || DOT_WITH_PARAMS.test(decoded) || hidesDotSegment(decoded);
   } catch {
     return false;
   }

@@ -9,9 +9,10 @@ import type { ApiConfig, CorsConfig, EndpointConfig, FilesConfig, GatewayConfig,
 import { type AccessSetOptions, createAccessControlSet } from '../access/access-set.js';
 import type { AccessControlSet, BackendSet, EndpointContext, EndpointHandler, GatewayResponse } from '../contracts.js';
 import { DEFAULT_HTML_TEMPLATE, DEFAULT_JSON_TEMPLATE, defaultTemplate, errorFileType, loadErrorFile, type ErrorTemplate } from '../errors/error-template.js';
-import { joinPaths, parsePathPattern, patternKey } from '../router/path-pattern.js';
+import { joinPaths, parsePathPattern, patternKey, type PathPattern } from '../router/path-pattern.js';
 import { PathRouter } from '../router/path-router.js';
 import { effectiveCors } from './cors.js';
+import { buildLooseRoutes, type LooseRoutes } from './loose-routes.js';
 
 export type RouteTarget =
   | {
@@ -51,6 +52,8 @@ export interface ServerRuntime {
   /** Longest base path first. */
   readonly files: readonly FilesConfig[];
   readonly cors: CorsConfig | null;
+  /** The routes as a lenient backend compares paths, when any route has rules to get around (http/loose-routes.ts). */
+  readonly loose: LooseRoutes | null;
 }
 
 export interface PortRuntime {
@@ -131,6 +134,7 @@ export function buildRuntime(config: GatewayConfig, backends: BackendSet, access
 function buildServer(server: ServerConfig, templateFor: (file: string | null, fallback: ErrorTemplate) => ErrorTemplate, compile: (api: ApiConfig | null, endpoint: EndpointConfig) => RouteHandler | null): ServerRuntime {
   const groups = new Map<string, RouteGroup>();
   const router = new PathRouter<RouteGroup>();
+  const routes: Array<readonly [PathPattern, RouteGroup]> = [];
   const add = (path: string, target: RouteTarget): void => {
     const pattern = parsePathPattern(path);
     const key = patternKey(pattern);
@@ -143,6 +147,7 @@ function buildServer(server: ServerConfig, templateFor: (file: string | null, fa
     const created: RouteGroup = { targets: [target] };
     groups.set(key, created);
     router.add(pattern, created);
+    routes.push([pattern, created]);
   };
   for (const endpoint of server.endpoints) add(endpoint.path, { kind: 'endpoint', api: null, endpoint, cors: effectiveCors(server, null), handle: compile(null, endpoint) });
   for (const api of server.apis) {
@@ -158,7 +163,7 @@ function buildServer(server: ServerConfig, templateFor: (file: string | null, fa
     .sort((a, b) => b.api.basePath.length - a.api.basePath.length);
   const filesTemplates = new Map(server.files.map((f) => [f, templateFor(f.errorFile, serverTemplate)] as const));
   const files = [...server.files].sort((a, b) => b.basePath.length - a.basePath.length);
-  return { server, router, template: serverTemplate, apis, filesTemplates, files, cors: effectiveCors(server, null) };
+  return { server, router, template: serverTemplate, apis, filesTemplates, files, cors: effectiveCors(server, null), loose: buildLooseRoutes(routes) };
 }
 
 /** True when `path` is `base` or below it. */

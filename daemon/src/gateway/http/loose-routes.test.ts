@@ -1,0 +1,115 @@
+// A backend that compares paths without regard to letter case, or drops `;params` from a
+// segment, must not be reachable around a guarded route through a catch-all: such a path is
+// refused with 400 where the route it would take that way has rules the route it took lacks.
+import { describe, expect, it } from 'vitest';
+import { accessLines, basic, startAccessGateway } from '../access/testing/access-gateway.js';
+import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
+import { send } from './testing/test-gateway.js';
+
+const GUARDED = (origin: string): string => `
+server {
+  hosts = ["*:0"]
+  endpoint "/admin/**" {
+    access_control = ["ba"]
+    proxy { backend = "open" }
+  }
+  endpoint "/users/{id}" {
+    access_control = ["ba"]
+    proxy { backend = "open" }
+  }
+  endpoint "/ro/**" {
+    allowed_methods = ["GET"]
+    proxy { backend = "open" }
+  }
+  endpoint "/API/**" {
+    proxy { backend = "open" }
+  }
+  endpoint "/api/**" {
+    access_control = ["ba"]
+    proxy { backend = "open" }
+  }
+  files {
+    base_path      = "/private"
+    document_root  = "www"
+    access_control = ["ba"]
+  }
+  endpoint "/**" {
+    proxy { backend = "open" }
+  }
+}
+definitions {
+  basic_auth "ba" {
+    user     = "u"
+    password = "pw"
+  }
+  backend "open" { origin = "${origin}" }
+}
+`;
+
+type Case = [method: string, path: string, auth: boolean, status: number];
+
+describe('paths as a lenient backend compares them', () => {
+  it('refuses a path that would reach a guarded route in other letter case or with ;params, and serves every other', async () => {
+    const backend = await startBackend();
+    const gw = await startAccessGateway({ 'portico.hcl': GUARDED(backend.origin), 'www/secret.txt': 'top secret' });
+    const cases: Case[] = [
+      ['GET', '/admin/x', false, 401],
+      ['GET', '/admin/x', true, 200],
+      ['GET', '/ADMIN/x', false, 400],
+      ['GET', '/Admin/x', true, 400],
+      ['GET', '/admin;x=1/users', false, 400],
+      ['GET', '/admin;/users', false, 400],
+      ['GET', '/%41dmin/x', false, 400],
+      ['GET', '/admin%3Bx/users', false, 400],
+      ['GET', '/Users/5', false, 400],
+      ['GET', '/PRIVATE/secret.txt', false, 400],
+      ['DELETE', '/RO/x', false, 400],
+      // A route written in other case on purpose is the operator's own: it serves; a third spelling takes neither and is refused.
+      ['GET', '/API/x', false, 200],
+      ['GET', '/Api/x', false, 400],
+      // Within the route taken, other case and ;params change nothing.
+      ['GET', '/admin/X;v=1', false, 401],
+      ['GET', '/users/5;v=1', true, 200],
+      ['GET', '/static/Logo.PNG', false, 200],
+      ['GET', '/shop;jsessionid=1/cart', false, 200],
+      ['GET', '/RO/x', false, 200],
+      ['DELETE', '/ro/x', false, 405],
+      ['GET', '/caf%C3%A9/x', false, 200],
+    ];
+    const got: string[] = [];
+    for (const [method, path, auth, status] of cases) {
+      const res = await send(gw.url('/'), path, { method, headers: auth ? { authorization: basic('u', 'pw') } : {} });
+      got.push(`${method} ${path}: ${res.status}`);
+      if (status === 400) expect(res.headers['gateway-error'], path).toBe('client request error');
+      expect(res.text, path).not.toContain('top secret');
+    }
+    expect(got).toEqual(cases.map(([method, path, , status]) => `${method} ${path}: ${status}`));
+    // The refused ones never reached the backend; the served ones got the path as sent.
+    expect(backend.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /admin/x', 'GET /API/x', 'GET /users/5;v=1', 'GET /static/Logo.PNG', 'GET /shop;jsessionid=1/cart', 'GET /RO/x', 'GET /caf%C3%A9/x']);
+    const refused = accessLines(gw).find((l) => String(l['url']).includes('/ADMIN/x'));
+    expect(refused).toMatchObject({ status: 400, error_type: 'client_request', message: expect.stringContaining('"/admin/x"') });
+    expect(String(refused?.['message'])).toContain('takes the route /admin/**');
+  });
+
+  it('leaves paths alone where no route has rules to get around', async () => {
+    const backend = await startBackend();
+    const gw = await startAccessGateway({
+      'portico.hcl': `
+server {
+  hosts = ["*:0"]
+  endpoint "/admin/**" {
+    proxy { backend = "open" }
+  }
+  endpoint "/**" {
+    proxy { backend = "open" }
+  }
+}
+definitions {
+  backend "open" { origin = "${backend.origin}" }
+}
+`,
+    });
+    for (const path of ['/ADMIN/x', '/admin;x/y', '/Admin/x']) expect((await send(gw.url('/'), path)).status, path).toBe(200);
+    expect(backend.seen.map((s) => s.url)).toEqual(['/ADMIN/x', '/admin;x/y', '/Admin/x']);
+  });
+});
