@@ -12,7 +12,7 @@ import { addPrivateCaching } from '../access/private-caching.js';
 import { GatewayError } from '../errors/error-types.js';
 import { isPreflight } from './cors.js';
 import { checkOverridesAllowed, methodNotAllowed, methodOverrides } from './method-override.js';
-import { checkLooseRoute } from './loose-routes.js';
+import { checkRouteEscapes } from './loose-routes.js';
 import type { RequestLifetime } from './request-lifetime.js';
 import { hostName } from './forwarded-url.js';
 import { underBasePath, type RouteTarget, type Runtime, type ServerRuntime } from './runtime.js';
@@ -83,7 +83,7 @@ export function dispatch(input: DispatchInput, placement: Placement): Promise<Ga
   placeInServer(srv, input.path, placement);
   const match = srv.router.match(input.path);
   if (!match) throw new GatewayError('route_not_found', `no route for ${input.path}`);
-  if (srv.loose !== null) checkLooseRoute(srv.loose, input.path, input.request, match.value);
+  if (srv.loose !== null) checkRouteEscapes(srv.loose, srv.router, input.path, input.request, match.value);
   const request = input.request as { -readonly [K in keyof RequestInfo]: RequestInfo[K] };
   request.pathParams = match.params;
   request.wildcard = match.rest;

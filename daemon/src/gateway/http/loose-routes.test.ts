@@ -91,6 +91,39 @@ describe('paths as a lenient backend compares them', () => {
     expect(String(refused?.['message'])).toContain('takes the route /admin/**');
   });
 
+  it('refuses a request whose X-Original-URL or X-Rewrite-URL names a path with rules the route it took lacks', async () => {
+    const backend = await startBackend();
+    const gw = await startAccessGateway({ 'portico.hcl': GUARDED(backend.origin), 'www/secret.txt': 'top secret' });
+    type HeaderCase = [path: string, header: string, value: string, auth: boolean, status: number];
+    const cases: HeaderCase[] = [
+      ['/public/x', 'x-original-url', '/admin/users', false, 400],
+      ['/public/x', 'X-Rewrite-URL', '/admin/users?page=2', false, 400],
+      ['/public/x', 'x-original-url', '/ADMIN/users', false, 400],
+      ['/public/x', 'x-original-url', 'http://internal.example/admin/users', false, 400],
+      ['/public/x', 'x-original-url', '/public/../admin/users', false, 400],
+      ['/public/x', 'x-original-url', 'admin/users', false, 400],
+      ['/public/x', 'x-original-url', '/private/secret.txt', false, 400],
+      ['/ro/x', 'x-original-url', '/users/5', false, 400],
+      // Paths the route taken has no fewer rules than: served, the header passed on as sent.
+      ['/public/x', 'x-original-url', '/static/app.js', false, 200],
+      ['/admin/x', 'x-original-url', '/admin/y', true, 200],
+      ['/admin/x', 'x-original-url', '/public/y', true, 200],
+    ];
+    const got: string[] = [];
+    for (const [path, header, value, auth] of cases) {
+      const res = await send(gw.url('/'), path, { headers: { [header]: value, ...(auth ? { authorization: basic('u', 'pw') } : {}) } });
+      got.push(`${path} ${header}: ${value}: ${res.status}`);
+      expect(res.text, value).not.toContain('top secret');
+    }
+    expect(got).toEqual(cases.map(([path, header, value, , status]) => `${path} ${header}: ${value}: ${status}`));
+    expect(backend.seen.map((s) => `${s.url} ${String(s.headers['x-original-url'])}`)).toEqual(['/public/x /static/app.js', '/admin/x /admin/y', '/admin/x /public/y']);
+    const messages = accessLines(gw).filter((l) => l['status'] === 400).map((l) => String(l['message']));
+    expect(messages[0]).toContain('the x-original-url header names "/admin/users", which takes the route /admin/**');
+    expect(messages[1]).toContain('the x-rewrite-url header names "/admin/users"');
+    expect(messages[4]).toContain('the x-original-url header names a path with the dot segment');
+    expect(messages[5]).toContain('the x-original-url header names no path');
+  });
+
   it('leaves paths alone where no route has rules to get around', async () => {
     const backend = await startBackend();
     const gw = await startAccessGateway({
@@ -110,6 +143,7 @@ definitions {
 `,
     });
     for (const path of ['/ADMIN/x', '/admin;x/y', '/Admin/x']) expect((await send(gw.url('/'), path)).status, path).toBe(200);
-    expect(backend.seen.map((s) => s.url)).toEqual(['/ADMIN/x', '/admin;x/y', '/Admin/x']);
+    expect((await send(gw.url('/'), '/x', { headers: { 'x-original-url': '/admin/y' } })).status).toBe(200);
+    expect(backend.seen.map((s) => s.url)).toEqual(['/ADMIN/x', '/admin;x/y', '/Admin/x', '/x']);
   });
 });

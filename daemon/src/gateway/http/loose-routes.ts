@@ -6,7 +6,8 @@
  * `/ADMIN/users` or `/admin;x/users` would reach such a backend's `/admin/users` without the
  * access rules of the gateway's `/admin/**`. A request whose path, compared that way, takes
  * another route with rules the route it took lacks (an access control, a permission, or a
- * method restriction) is refused with 400 (docs/gateway.md, "Routing").
+ * method restriction) is refused with 400 (docs/gateway.md, "Routing"); so is one that names such
+ * a path in `X-Original-URL` or `X-Rewrite-URL`.
  */
 import type { Dyn, Permission } from '../config/model.js';
 import type { RequestInfo } from '../contracts.js';
@@ -14,6 +15,7 @@ import { GatewayError } from '../errors/error-types.js';
 import { patternKey, type PathPattern } from '../router/path-pattern.js';
 import { PathRouter, routingPath } from '../router/path-router.js';
 import { methodOverrides, STANDARD_METHODS } from './method-override.js';
+import { segmentProblem } from './request-path.js';
 import type { RouteGroup, RouteTarget } from './runtime.js';
 
 /** What protects a route: the access controls, permissions and methods of its targets. */
@@ -32,6 +34,8 @@ interface LooseRoute {
 
 export interface LooseRoutes {
   readonly router: PathRouter<LooseRoute>;
+  /** Each route's pattern as written, for messages. */
+  readonly sources: ReadonlyMap<RouteGroup, string>;
 }
 
 const STATIC_METHODS = ['GET', 'HEAD'];
@@ -95,34 +99,87 @@ export function buildLooseRoutes(routes: ReadonlyArray<readonly [PathPattern, Ro
   }
   const router = new PathRouter<LooseRoute>();
   for (const { pattern, route } of byKey.values()) router.add(pattern, route);
-  return { router };
+  return { router, sources: new Map(routes.map(([pattern, group]) => [group, pattern.source])) };
 }
 
 /** Paths with an upper-case letter, a `;` or a percent sign (which may encode either) are looked at; others are loose already. */
 const MAY_DIFFER = /[A-Z;%]/;
 
 /**
- * Throws a 400 when the path, compared as a lenient backend compares it, takes another route
- * than `taken` with rules `taken` lacks for this request's method (or a method it names by
- * override).
+ * Headers some backends take the path from instead of the request line (IIS's URL Rewrite
+ * module, Zend, older Symfony): a request for an open route naming a guarded path in one of
+ * them would be served that path.
  */
-export function checkLooseRoute(loose: LooseRoutes, path: string, request: RequestInfo, taken: RouteGroup): void {
-  if (!MAY_DIFFER.test(path)) return;
+export const PATH_HEADERS: readonly string[] = ['x-original-url', 'x-rewrite-url'];
+
+/**
+ * Throws a 400 when the request could reach, at a lenient backend, a route with rules the route
+ * it took (`taken`) lacks for its method (or a method it names by override): its path compared
+ * without regard to case or `;params`, or a path named in `X-Original-URL` / `X-Rewrite-URL`.
+ */
+export function checkRouteEscapes(loose: LooseRoutes, router: PathRouter<RouteGroup>, path: string, request: RequestInfo, taken: RouteGroup): void {
+  if (MAY_DIFFER.test(path)) {
+    const other = looseRoute(loose, path);
+    if (other !== null && !other.groups.has(taken) && stricter(other.guard, taken, request)) {
+      throw new GatewayError(
+        'client_request',
+        `the path ${JSON.stringify(path)} is ${JSON.stringify(other.path)} to a backend that compares paths without regard to letter case or drops ";" parameters, and that takes the route ${other.source}, whose access rules the route this request took does not have; send the path as that route is written`,
+      );
+    }
+  }
+  const headers = request.headers;
+  for (const name of PATH_HEADERS) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    for (const named of typeof value === 'string' ? [value] : value) checkNamedPath(loose, router, name, named, request, taken);
+  }
+}
+
+/** The route a path takes compared the lenient way, when that differs from the path itself. */
+function looseRoute(loose: LooseRoutes, path: string): { path: string; source: string; groups: ReadonlySet<RouteGroup>; guard: Guard } | null {
   const compared = routingPath(path);
   const loosePath = compared.split('/').map(looseSegment).join('/');
-  if (loosePath === compared) return;
+  if (loosePath === compared) return null;
   const match = loose.router.match(loosePath);
-  if (match === null || match.value.groups.has(taken)) return;
-  const other = match.value.guard;
+  return match === null ? null : { path: loosePath, source: match.value.source, groups: match.value.groups, guard: match.value.guard };
+}
+
+/** A path named by a header: refused when it, as sent or compared the lenient way, takes a route with rules `taken` lacks. */
+function checkNamedPath(loose: LooseRoutes, router: PathRouter<RouteGroup>, header: string, value: string, request: RequestInfo, taken: RouteGroup): void {
+  const path = namedPath(value);
+  const refuse = (why: string): GatewayError => new GatewayError('client_request', `the ${header} header ${why}; some backends serve the path it names instead of the request's: leave it out, or send the request to that path`);
+  if (path === null) throw refuse(`names no path (${JSON.stringify(value.slice(0, 60))})`);
+  const problem = segmentProblem(path);
+  if (problem !== null) throw refuse(`names a path with ${problem}`);
+  const exact = router.match(path);
+  if (exact !== null && exact.value !== taken && stricter(groupGuard(exact.value), taken, request)) {
+    throw refuse(`names ${JSON.stringify(path)}, which takes the route ${loose.sources.get(exact.value) ?? '?'}, whose access rules the route this request took does not have`);
+  }
+  const other = looseRoute(loose, path);
+  if (other !== null && !other.groups.has(taken) && stricter(other.guard, taken, request)) {
+    throw refuse(`names ${JSON.stringify(path)}, which is ${JSON.stringify(other.path)} to a backend that compares paths without regard to letter case or drops ";" parameters and takes the route ${other.source}, whose access rules the route this request took does not have`);
+  }
+}
+
+/** The path of a header's value: an origin-form path, or an absolute URL's; the query left out. Null for anything else. */
+function namedPath(value: string): string | null {
+  const trimmed = value.trim();
+  if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
+    const end = trimmed.search(/[?#]/);
+    return end === -1 ? trimmed : trimmed.slice(0, end);
+  }
+  if (!/^https?:\/\//i.test(trimmed)) return null;
+  try {
+    return new URL(trimmed).pathname;
+  } catch {
+    return null;
+  }
+}
+
+/** True when `other` has a rule `taken` lacks for this request: an access control, a permission, or a refusal of one of its methods that `taken` allows. */
+function stricter(other: Guard, taken: RouteGroup, request: RequestInfo): boolean {
   const own = groupGuard(taken);
+  if ([...other.labels].some((l) => !own.labels.has(l)) || [...other.permissions].some((p) => !own.permissions.has(p))) return true;
   const methods = [request.method, ...methodOverrides(request).map((o) => o.method)];
-  const stricter =
-    [...other.labels].some((l) => !own.labels.has(l)) ||
-    [...other.permissions].some((p) => !own.permissions.has(p)) ||
-    methods.some((m) => !other.methods.has(m) && own.methods.has(m));
-  if (!stricter) return;
-  throw new GatewayError(
-    'client_request',
-    `the path ${JSON.stringify(path)} is ${JSON.stringify(loosePath)} to a backend that compares paths without regard to letter case or drops ";" parameters, and that takes the route ${match.value.source}, whose access rules the route this request took does not have; send the path as that route is written`,
-  );
+  return methods.some((m) => !other.methods.has(m) && own.methods.has(m));
 }
