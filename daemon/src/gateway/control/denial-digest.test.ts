@@ -26,6 +26,22 @@ describe('DenialDigest', () => {
     digest.close();
   });
 
+  it("names the gateway's own checks as what refused: the path check, the method check", () => {
+    vi.useFakeTimers();
+    const events: PublishInput[] = [];
+    const digest = new DenialDigest({ publish: (e) => events.push(e), windowMs: 10_000 });
+    digest.record(denial('path_escape', null, '/**'));
+    digest.record(denial('path_escape', null, '/**'));
+    digest.record(denial('method_override', null));
+    vi.advanceTimersByTime(10_000);
+    expect(events.map((e) => e.message)).toEqual([
+      'access denied: path_escape by the path check on GET /**',
+      'access denied: method_override by the method check on GET /api/**',
+      'access denied ×1 more: path_escape by the path check on /** (6.0/min)',
+    ]);
+    digest.close();
+  });
+
   it('never puts the request path or anything of the request but method and route in an event', () => {
     const events: PublishInput[] = [];
     const digest = new DenialDigest({ publish: (e) => events.push(e) });

@@ -34,7 +34,7 @@ export class DenialDigest {
   }
 
   record(denial: AccessDenial): void {
-    const by = denial.label === null ? 'the permission check' : `access control "${denial.label}"`;
+    const by = refusedBy(denial.type, denial.label);
     const key = `${denial.type}\u0000${denial.label ?? ''}`;
     const open = this.#windows.get(key);
     const where = denial.endpoint ?? '(no route)';
@@ -71,9 +71,17 @@ export class DenialDigest {
     this.#publish({
       type: 'gateway.access_denied',
       level: 'warn',
-      message: `access denied ×${window.count} more: ${kind} by ${by ?? (label === '' ? 'the permission check' : `access control "${label}"`)} on ${routes} (${rate < 10 ? rate.toFixed(1) : Math.round(rate)}/min)`,
+      message: `access denied ×${window.count} more: ${kind} by ${by ?? refusedBy(kind, label === '' ? null : label)} on ${routes} (${rate < 10 ? rate.toFixed(1) : Math.round(rate)}/min)`,
     });
     // Refusals went on: keep summarising, so a flood stays one line per window.
     if (reopen && by !== undefined && type !== undefined) this.#startWindow(key, by, type);
   }
+}
+
+/** Refusals not made by an access control: the gateway's own checks (http/loose-routes.ts, http/method-override.ts). */
+const OWN_CHECKS: Readonly<Record<string, string>> = { path_escape: 'the path check', method_override: 'the method check' };
+
+function refusedBy(type: string, label: string | null): string {
+  if (label !== null) return `access control "${label}"`;
+  return OWN_CHECKS[type] ?? 'the permission check';
 }

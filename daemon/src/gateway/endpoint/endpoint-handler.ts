@@ -2,7 +2,7 @@ import type { AccessControl, EndpointConfig, Modifiers } from '../config/model.j
 import type { EndpointContext, EndpointHandler, EndpointRoute, GatewayResponse, GuardContext } from '../contracts.js';
 import { evalCustomLogFields } from '../eval/eval-dyn.js';
 import { isFormPost } from '../eval/http-variables.js';
-import { checkOverridesAllowed, formMethodOverrides } from '../http/method-override.js';
+import { checkOverridesAllowed, formMethodOverrides, refusedAsOverride } from '../http/method-override.js';
 import type { RequestScope } from '../eval/request-scope.js';
 import { logCustomFieldsError } from '../logs/log-sink.js';
 import { bodyPlanFor, type BodyPlan } from './body-plan.js';
@@ -142,7 +142,10 @@ function bufferClientBody(plan: BodyPlan): EndpointStep {
       const length = ctx.request.headers['content-length'];
       scope.setBody(await readClientBody(ctx.incoming, typeof length === 'string' ? length : undefined, ctx.endpoint.requestBodyLimit, ctx.signal));
     }
-    if (plan.formMethodOverride && formPost) checkOverridesAllowed(formMethodOverrides(ctx.request, scope.bufferedBody()), ctx.endpoint.allowedMethods);
+    if (plan.formMethodOverride && formPost) {
+      const overrides = formMethodOverrides(ctx.request, scope.bufferedBody());
+      if (overrides.length > 0) refusedAsOverride(ctx.log, () => checkOverridesAllowed(overrides, ctx.endpoint.allowedMethods));
+    }
     return next(run);
   };
 }

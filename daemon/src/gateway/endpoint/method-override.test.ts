@@ -107,6 +107,10 @@ describe('method overrides', () => {
     expect(plainLines[6]).toMatchObject({ message: expect.stringContaining('the _method query parameter') });
     expect(plainLines[8]).toMatchObject({ errorType: 'client_request', message: expect.stringContaining('names no single HTTP method') });
     expect(plainLines[11]).toMatchObject({ errorType: 'method_not_allowed', message: expect.stringContaining('PUT (named by the x-http-method-override header) is not allowed here') });
+    // The 405s an override caused are told to the consoles as denials by the method check; other 405s and the 400s are not.
+    const overrideDenials = gw.denials.filter((d) => d.type === 'method_override').map((d) => `${d.method} ${d.path}`);
+    const by405 = (prefix: string) => cases.filter((_, i) => plain[i]!.status === 405).map(([, method, path]) => `${method} ${prefix}${path.split('?')[0]!}`);
+    expect(overrideDenials.sort()).toEqual([...by405('/plain'), ...by405('/general')].sort());
   });
 
   it('checks a _method field in a urlencoded POST body where a method could be refused, and forwards the body as sent', async () => {
@@ -166,6 +170,8 @@ describe('method overrides', () => {
     expect(lines[1]).toMatchObject({ error_type: 'method_not_allowed', message: expect.stringContaining('DELETE (named by the _method form field) is not permitted by beta_required_permission') });
     expect(lines[6]).toMatchObject({ error_type: 'method_not_allowed', message: expect.stringContaining('PUT (named by the _method form field) is not allowed here') });
     expect(lines[8]).toMatchObject({ error_type: 'client_request', message: expect.stringContaining('the _method form field names no single HTTP method') });
+    const overrideDenials = gw.denials.filter((d) => d.type === 'method_override' && d.path.startsWith('/plain/')).map((d) => d.path);
+    expect(overrideDenials).toEqual(cases.filter((_, i) => plain[i]!.status === 405).map(([, path]) => `/plain${path}`));
   });
 });
 

@@ -3,7 +3,7 @@ import type { EndpointContext } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { evalDyn } from '../eval/eval-dyn.js';
 import type { RequestScope } from '../eval/request-scope.js';
-import { formMethodOverrides, methodOverrides, STANDARD_METHODS } from '../http/method-override.js';
+import { formMethodOverrides, methodOverrides, refusedAsOverride, STANDARD_METHODS } from '../http/method-override.js';
 
 /**
  * `beta_required_permission`, checked once the access controls passed (so a permission
@@ -26,7 +26,7 @@ export function checkPermission(ctx: EndpointContext, scope: RequestScope): void
     required = permissionFor(byMethod, method, method);
     // A method named by an override header or `_method` (query, or a form body read for it) needs its own permission too.
     const named = [...methodOverrides(ctx.request), ...formMethodOverrides(ctx.request, scope.bufferedBody())];
-    alsoRequired = named.map((o) => permissionFor(byMethod, o.method, `${o.method} (named by ${o.via})`));
+    if (named.length > 0) refusedAsOverride(ctx.log, () => (alsoRequired = named.map((o) => permissionFor(byMethod, o.method, `${o.method} (named by ${o.via})`))));
   } else throw new GatewayError('evaluation', 'beta_required_permission must give a string or an object of strings');
   scope.setRequiredPermission(required);
   const missing = [required, ...alsoRequired].find((p) => p !== '' && !scope.grantedPermissions.includes(p));

@@ -11,8 +11,8 @@ import { DEFAULT_HTML_TEMPLATE, type ErrorTemplate } from '../errors/error-templ
 import { addPrivateCaching } from '../access/private-caching.js';
 import { GatewayError } from '../errors/error-types.js';
 import { isPreflight } from './cors.js';
-import { checkOverridesAllowed, methodNotAllowed, methodOverrides } from './method-override.js';
-import { checkRouteEscapes } from './loose-routes.js';
+import { checkOverridesAllowed, methodNotAllowed, methodOverrides, refusedAsOverride } from './method-override.js';
+import { PATH_ESCAPE, routeEscape } from './loose-routes.js';
 import type { RequestLifetime } from './request-lifetime.js';
 import { hostName } from './forwarded-url.js';
 import { underBasePath, type RouteTarget, type Runtime, type ServerRuntime } from './runtime.js';
@@ -83,7 +83,16 @@ export function dispatch(input: DispatchInput, placement: Placement): Promise<Ga
   placeInServer(srv, input.path, placement);
   const match = srv.router.match(input.path);
   if (!match) throw new GatewayError('route_not_found', `no route for ${input.path}`);
-  if (srv.loose !== null) checkRouteEscapes(srv.loose, srv.router, input.path, input.request, match.value);
+  if (srv.loose !== null) {
+    const escape = routeEscape(srv.loose, srv.router, input.path, input.request, match.value);
+    if (escape !== null) {
+      // Named by the route taken, in its block's error format; told to the consoles as a denial.
+      const first = match.value.targets[0];
+      if (first !== undefined) placeTarget(srv, first, placement);
+      input.log.denial = { type: PATH_ESCAPE, label: null };
+      throw escape;
+    }
+  }
   const request = input.request as { -readonly [K in keyof RequestInfo]: RequestInfo[K] };
   request.pathParams = match.params;
   request.wildcard = match.rest;
@@ -138,7 +147,8 @@ function serveEndpoint(input: DispatchInput, srv: ServerRuntime, target: Endpoin
   const preflight = answerPreflight(target.cors, method, request.headers);
   if (preflight) return Promise.resolve(preflight);
   if (!endpoint.allowedMethods.includes(method)) throw methodNotAllowed(method, endpoint.allowedMethods);
-  checkOverridesAllowed(methodOverrides(request), endpoint.allowedMethods);
+  const overrides = methodOverrides(request);
+  if (overrides.length > 0) refusedAsOverride(input.log, () => checkOverridesAllowed(overrides, endpoint.allowedMethods));
   input.log.handler ??= 'endpoint';
   const ctx = new RouteContext(input, srv.server, api, endpoint, request);
   return input.compiled && target.handle !== null ? target.handle(ctx) : input.endpointHandler.handle(ctx);

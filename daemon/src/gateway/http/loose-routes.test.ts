@@ -89,6 +89,11 @@ describe('paths as a lenient backend compares them', () => {
     const refused = accessLines(gw).find((l) => String(l['url']).includes('/ADMIN/x'));
     expect(refused).toMatchObject({ status: 400, error_type: 'client_request', message: expect.stringContaining('"/admin/x"') });
     expect(String(refused?.['message'])).toContain('takes the route /admin/**');
+    // Each refusal is told to the consoles as a denial by the path check, on the route taken.
+    const escapes = gw.denials.filter((d) => d.type === 'path_escape');
+    expect(escapes.map((d) => `${d.method} ${d.path}`)).toEqual(cases.filter(([, , , status]) => status === 400).map(([method, path]) => `${method} ${path}`));
+    expect(escapes[0]).toMatchObject({ label: null, endpoint: '/**', path: '/ADMIN/x' });
+    expect(escapes.find((d) => d.path === '/PRIVATE/secret.txt')?.endpoint).toBe('/**');
   });
 
   it('refuses a request whose X-Original-URL or X-Rewrite-URL names a path with rules the route it took lacks', async () => {
@@ -122,6 +127,7 @@ describe('paths as a lenient backend compares them', () => {
     expect(messages[1]).toContain('the x-rewrite-url header names "/admin/users"');
     expect(messages[4]).toContain('the x-original-url header names a path with the dot segment');
     expect(messages[5]).toContain('the x-original-url header names no path');
+    expect(gw.denials.filter((d) => d.type === 'path_escape')).toHaveLength(cases.filter(([, , , , status]) => status === 400).length);
   });
 
   it('leaves paths alone where no route has rules to get around', async () => {

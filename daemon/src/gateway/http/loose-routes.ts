@@ -112,16 +112,20 @@ const MAY_DIFFER = /[A-Z;%]/;
  */
 export const PATH_HEADERS: readonly string[] = ['x-original-url', 'x-rewrite-url'];
 
+/** The denial type of such a refusal (Events: "access denied: path_escape by the path check"). */
+export const PATH_ESCAPE = 'path_escape';
+
 /**
- * Throws a 400 when the request could reach, at a lenient backend, a route with rules the route
- * it took (`taken`) lacks for its method (or a method it names by override): its path compared
- * without regard to case or `;params`, or a path named in `X-Original-URL` / `X-Rewrite-URL`.
+ * The 400 to answer when the request could reach, at a lenient backend, a route with rules the
+ * route it took (`taken`) lacks for its method (or a method it names by override): its path
+ * compared without regard to case or `;params`, or a path named in `X-Original-URL` /
+ * `X-Rewrite-URL`. Null when it could not.
  */
-export function checkRouteEscapes(loose: LooseRoutes, router: PathRouter<RouteGroup>, path: string, request: RequestInfo, taken: RouteGroup): void {
+export function routeEscape(loose: LooseRoutes, router: PathRouter<RouteGroup>, path: string, request: RequestInfo, taken: RouteGroup): GatewayError | null {
   if (MAY_DIFFER.test(path)) {
     const other = looseRoute(loose, path);
     if (other !== null && !other.groups.has(taken) && stricter(other.guard, taken, request)) {
-      throw new GatewayError(
+      return new GatewayError(
         'client_request',
         `the path ${JSON.stringify(path)} is ${JSON.stringify(other.path)} to a backend that compares paths without regard to letter case or drops ";" parameters, and that takes the route ${other.source}, whose access rules the route this request took does not have; send the path as that route is written`,
       );
@@ -131,8 +135,12 @@ export function checkRouteEscapes(loose: LooseRoutes, router: PathRouter<RouteGr
   for (const name of PATH_HEADERS) {
     const value = headers[name];
     if (value === undefined) continue;
-    for (const named of typeof value === 'string' ? [value] : value) checkNamedPath(loose, router, name, named, request, taken);
+    for (const named of typeof value === 'string' ? [value] : value) {
+      const refused = namedPathEscape(loose, router, name, named, request, taken);
+      if (refused !== null) return refused;
+    }
   }
+  return null;
 }
 
 /** The route a path takes compared the lenient way, when that differs from the path itself. */
@@ -145,20 +153,21 @@ function looseRoute(loose: LooseRoutes, path: string): { path: string; source: s
 }
 
 /** A path named by a header: refused when it, as sent or compared the lenient way, takes a route with rules `taken` lacks. */
-function checkNamedPath(loose: LooseRoutes, router: PathRouter<RouteGroup>, header: string, value: string, request: RequestInfo, taken: RouteGroup): void {
+function namedPathEscape(loose: LooseRoutes, router: PathRouter<RouteGroup>, header: string, value: string, request: RequestInfo, taken: RouteGroup): GatewayError | null {
   const path = namedPath(value);
   const refuse = (why: string): GatewayError => new GatewayError('client_request', `the ${header} header ${why}; some backends serve the path it names instead of the request's: leave it out, or send the request to that path`);
-  if (path === null) throw refuse(`names no path (${JSON.stringify(value.slice(0, 60))})`);
+  if (path === null) return refuse(`names no path (${JSON.stringify(value.slice(0, 60))})`);
   const problem = segmentProblem(path);
-  if (problem !== null) throw refuse(`names a path with ${problem}`);
+  if (problem !== null) return refuse(`names a path with ${problem}`);
   const exact = router.match(path);
   if (exact !== null && exact.value !== taken && stricter(groupGuard(exact.value), taken, request)) {
-    throw refuse(`names ${JSON.stringify(path)}, which takes the route ${loose.sources.get(exact.value) ?? '?'}, whose access rules the route this request took does not have`);
+    return refuse(`names ${JSON.stringify(path)}, which takes the route ${loose.sources.get(exact.value) ?? '?'}, whose access rules the route this request took does not have`);
   }
   const other = looseRoute(loose, path);
   if (other !== null && !other.groups.has(taken) && stricter(other.guard, taken, request)) {
-    throw refuse(`names ${JSON.stringify(path)}, which is ${JSON.stringify(other.path)} to a backend that compares paths without regard to letter case or drops ";" parameters and takes the route ${other.source}, whose access rules the route this request took does not have`);
+    return refuse(`names ${JSON.stringify(path)}, which is ${JSON.stringify(other.path)} to a backend that compares paths without regard to letter case or drops ";" parameters and takes the route ${other.source}, whose access rules the route this request took does not have`);
   }
+  return null;
 }
 
 /** The path of a header's value: an origin-form path, or an absolute URL's; the query left out. Null for anything else. */

@@ -87,6 +87,19 @@ export function checkOverridesAllowed(overrides: readonly MethodOverride[], allo
   }
 }
 
+/** The denial type of a refusal caused by an override (Events: "access denied: method_override by the method check"). */
+export const METHOD_OVERRIDE_DENIAL = 'method_override';
+
+/** Runs a check of override-named methods; a refusal it throws is recorded on the access line as a denial, for the consoles. */
+export function refusedAsOverride(log: { denial?: { readonly type: string; readonly label: string | null } }, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    log.denial = { type: METHOD_OVERRIDE_DENIAL, label: null };
+    throw error;
+  }
+}
+
 function add(out: MethodOverride[] | null, own: string, value: string, via: string): MethodOverride[] {
   if (!METHOD_TOKEN.test(value)) {
     throw new GatewayError('client_request', `${via} names no single HTTP method (${JSON.stringify(value.slice(0, 40))}); send one method token, or leave it out`);
