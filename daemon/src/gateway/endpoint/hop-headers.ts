@@ -5,6 +5,14 @@ const HOP_HEADERS: ReadonlySet<string> = new Set(['connection', 'proxy-connectio
 
 type In = Readonly<Record<string, string | readonly string[] | undefined>>;
 
+/**
+ * Headers the gateway (or a proxy in front, by convention) sets for the backend. A client's
+ * spelling of one with underscores is left out: CGI-style backends (WSGI, Rack, PHP) read
+ * `X_Forwarded_For` as `X-Forwarded-For` (both are HTTP_X_FORWARDED_FOR there), as nginx drops
+ * such headers by default.
+ */
+const GATEWAY_SET: ReadonlySet<string> = new Set(['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-forwarded-prefix', 'x-real-ip']);
+
 /** A copy without hop-by-hop headers and those the Connection header lists; `drop` names more to leave out. */
 export function endToEndHeaders(headers: In, drop: readonly string[] = []): Record<string, string | string[]> {
   const connection = headers['connection'];
@@ -16,6 +24,7 @@ export function endToEndHeaders(headers: In, drop: readonly string[] = []): Reco
     const lower = lowerCaseName(name);
     if ((drop.length > 0 && drop.includes(lower)) || (listed !== null && listed.includes(lower))) continue;
     if (HOP_HEADERS.has(lower) && !(lower === 'te' && value === 'trailers')) continue;
+    if (lower.includes('_') && GATEWAY_SET.has(lower.replaceAll('_', '-'))) continue;
     out[lower] = typeof value === 'string' ? value : [...value];
   }
   return out;

@@ -71,6 +71,25 @@ function applyHeaderGroup(headers: HeaderRecord, remove: Modifiers['removeReques
   if (toSet) setHeaders(headers, toSet);
   const toAdd = evalOptional(add, scope, checks.add);
   if (toAdd) addHeaders(headers, toAdd);
+  if (side === 'request' && (removed || toSet || toAdd)) dropAliases(headers, [...(removed ?? []), ...Object.keys(toSet ?? {}), ...Object.keys(toAdd ?? {})]);
+}
+
+/**
+ * Request headers that differ from one a modifier removed, set or added only in `_` for `-`
+ * (or back) are left out: CGI-style backends (WSGI, Rack, PHP) read `X_User` and `X-User` as
+ * one (HTTP_X_USER), so a client's `X_User: admin` could stand in for the `X-User` the gateway
+ * set from a token, or bring back one it removed.
+ */
+function dropAliases(headers: HeaderRecord, names: readonly string[]): void {
+  const modified = new Map<string, string>();
+  for (const name of names) {
+    const lower = name.toLowerCase();
+    modified.set(lower.replaceAll('_', '-'), lower);
+  }
+  for (const key in headers) {
+    const own = modified.get(key.includes('_') ? key.replaceAll('_', '-') : key);
+    if (own !== undefined && own !== key) delete headers[key];
+  }
 }
 
 /** `remove_/set_/add_response_headers` of one context (server, files, spa, api, endpoint, ...) on a client response's headers. */
