@@ -26,7 +26,7 @@ export function checkPermission(ctx: EndpointContext, scope: RequestScope): void
     required = permissionFor(byMethod, method, method);
     // A method named by an override header or `_method` (query, or a form body read for it) needs its own permission too.
     const named = [...methodOverrides(ctx.request), ...formMethodOverrides(ctx.request, scope.bufferedBody())];
-    if (named.length > 0) refusedAsOverride(ctx.log, () => (alsoRequired = named.map((o) => permissionFor(byMethod, o.method, `${o.method} (named by ${o.via})`))));
+    if (named.length > 0) alsoRequired = refusedAsOverride(ctx.log, () => named.map((o) => permissionFor(byMethod, o.method, `${o.method} (named by ${o.via})`)));
   } else throw new GatewayError('evaluation', 'beta_required_permission must give a string or an object of strings');
   scope.setRequiredPermission(required);
   const missing = [required, ...alsoRequired].find((p) => p !== '' && !scope.grantedPermissions.includes(p));
@@ -45,7 +45,6 @@ function permissionFor(byMethod: Readonly<Record<string, unknown>>, method: stri
   if (typeof found !== 'string') throw new GatewayError('evaluation', `beta_required_permission for ${method} is not a string`);
   return found;
 }
-
 
 function upperKeys(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -123,8 +123,8 @@ export const PATH_ESCAPE = 'path_escape';
  */
 export function routeEscape(loose: LooseRoutes, router: PathRouter<RouteGroup>, path: string, request: RequestInfo, taken: RouteGroup): GatewayError | null {
   if (MAY_DIFFER.test(path)) {
-    const other = looseRoute(loose, path);
-    if (other !== null && !other.groups.has(taken) && stricter(other.guard, taken, request)) {
+    const other = stricterLooseRoute(loose, path, request, taken);
+    if (other !== null) {
       return new GatewayError(
         'client_request',
         `the path ${JSON.stringify(path)} is ${JSON.stringify(other.path)} to a backend that compares paths without regard to letter case or drops ";" parameters, and that takes the route ${other.source}, whose access rules the route this request took does not have; send the path as that route is written`,
@@ -143,13 +143,17 @@ export function routeEscape(loose: LooseRoutes, router: PathRouter<RouteGroup>, 
   return null;
 }
 
-/** The route a path takes compared the lenient way, when that differs from the path itself. */
-function looseRoute(loose: LooseRoutes, path: string): { path: string; source: string; groups: ReadonlySet<RouteGroup>; guard: Guard } | null {
+/**
+ * The route a path takes compared the lenient way, when that differs from the path itself and is
+ * not `taken` (nor a route written like it in other case), and has rules `taken` lacks for this request.
+ */
+function stricterLooseRoute(loose: LooseRoutes, path: string, request: RequestInfo, taken: RouteGroup): { path: string; source: string } | null {
   const compared = routingPath(path);
   const loosePath = compared.split('/').map(looseSegment).join('/');
   if (loosePath === compared) return null;
   const match = loose.router.match(loosePath);
-  return match === null ? null : { path: loosePath, source: match.value.source, groups: match.value.groups, guard: match.value.guard };
+  if (match === null || match.value.groups.has(taken) || !stricter(match.value.guard, taken, request)) return null;
+  return { path: loosePath, source: match.value.source };
 }
 
 /** A path named by a header: refused when it, as sent or compared the lenient way, takes a route with rules `taken` lacks. */
@@ -163,8 +167,8 @@ function namedPathEscape(loose: LooseRoutes, router: PathRouter<RouteGroup>, hea
   if (exact !== null && exact.value !== taken && stricter(groupGuard(exact.value), taken, request)) {
     return refuse(`names ${JSON.stringify(path)}, which takes the route ${loose.sources.get(exact.value) ?? '?'}, whose access rules the route this request took does not have`);
   }
-  const other = looseRoute(loose, path);
-  if (other !== null && !other.groups.has(taken) && stricter(other.guard, taken, request)) {
+  const other = stricterLooseRoute(loose, path, request, taken);
+  if (other !== null) {
     return refuse(`names ${JSON.stringify(path)}, which is ${JSON.stringify(other.path)} to a backend that compares paths without regard to letter case or drops ";" parameters and takes the route ${other.source}, whose access rules the route this request took does not have`);
   }
   return null;

@@ -90,10 +90,10 @@ export function checkOverridesAllowed(overrides: readonly MethodOverride[], allo
 /** The denial type of a refusal caused by an override (Events: "access denied: method_override by the method check"). */
 export const METHOD_OVERRIDE_DENIAL = 'method_override';
 
-/** Runs a check of override-named methods; a refusal it throws is recorded on the access line as a denial, for the consoles. */
-export function refusedAsOverride(log: { denial?: { readonly type: string; readonly label: string | null } }, check: () => void): void {
+/** Runs a check of override-named methods and gives its result; a refusal it throws is recorded on the access line as a denial, for the consoles. */
+export function refusedAsOverride<T>(log: { denial?: { readonly type: string; readonly label: string | null } }, check: () => T): T {
   try {
-    check();
+    return check();
   } catch (error) {
     log.denial = { type: METHOD_OVERRIDE_DENIAL, label: null };
     throw error;
