@@ -16,6 +16,9 @@ export default defineConfig({
           // (410 s → about 160 s for all unit tests on 2 cores). Each test starts and closes what it
           // uses (servers, stores, timers); module caches hold nothing a test can see.
           isolate: false,
+          // Run for every test file (module-level hooks of shared helpers would be registered in a
+          // worker's first file only): the helpers' after-each cleanups (daemon/src/testing/after-each-test.ts).
+          setupFiles: ['daemon/src/testing/vitest-setup.ts'],
         },
       },
       {

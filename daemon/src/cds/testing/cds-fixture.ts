@@ -6,7 +6,8 @@ import * as protoLoader from '@grpc/proto-loader';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
+import { afterEachTest } from '../../testing/after-each-test.js';
 import { Logger } from '../../core/logger.js';
 import { formatDiagnostic } from '../../hcl/index.js';
 import type { BackendHealth, GatewayState, HealthChange, HealthMonitor } from '../../gateway/contracts.js';
@@ -18,7 +19,7 @@ import { CdsGrpcServer } from '../grpc-server.js';
 import { CDS_PROTO, loadCdsTypes, PROTOBUFJS_DIR, PROTOS_DIR } from '../proto-root.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 

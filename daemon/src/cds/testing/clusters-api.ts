@@ -1,7 +1,7 @@
 // The daemon's real control server (HTTP + WebSocket, auth) serving the clusters router over a
 // real CDS fixture, for the control API and console tests.
 import type { TRPCClient } from '@trpc/client';
-import { afterEach } from 'vitest';
+import { afterEachTest } from '../../testing/after-each-test.js';
 import { EventBus } from '../../control/event-bus.js';
 import type { AppRouter } from '../../main/app-router.js';
 import { startAppApi } from '../../main/testing/control-server.js';
@@ -13,7 +13,7 @@ import { fixedStatus } from '../../control/testing/fixed-status.js';
 
 const TOKEN = 'test-token-cds-0123456789abcdef';
 const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 

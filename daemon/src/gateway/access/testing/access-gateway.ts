@@ -3,7 +3,7 @@
  * configuration written with its files (htpasswd, keys), real backends from the endpoint
  * test support, and the denials the consoles would be told of.
  */
-import { afterEach } from 'vitest';
+import { afterEachTest } from '../../../testing/after-each-test.js';
 import { createBackendSet } from '../../backend/index.js';
 import type { GatewayConfig } from '../../config/model.js';
 import { load } from '../../config/testing/config-files.js';
@@ -13,7 +13,7 @@ import { fixedHealth } from '../../endpoint/testing/endpoint-gateway.js';
 import { GatewayServer } from '../../http/gateway-server.js';
 
 const servers: GatewayServer[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   await Promise.all(servers.splice(0).map((s) => s.stop()));
 });
 

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { afterEach } from 'vitest';
+import { afterEachTest } from '../../../testing/after-each-test.js';
 import type { BackendRequest, BackendSet, GatewayLogRecord, GatewayLogSink, HealthMonitor } from '../../contracts.js';
 import type { GatewayConfig } from '../../config/model.js';
 import { loadOk } from '../../config/testing/config-files.js';
@@ -9,7 +9,7 @@ import { createBackendSet } from '../backend-set.js';
 import type { ProcessEnv } from '../transport.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 

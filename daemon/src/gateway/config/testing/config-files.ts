@@ -1,13 +1,13 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEachTest } from '../../../testing/after-each-test.js';
 import { formatDiagnostic } from '../../../hcl/index.js';
 import { loadGatewayConfig, type LoadResult } from '../load.js';
 import type { GatewayConfig } from '../model.js';
 
 const dirs: string[] = [];
-afterEach(() => {
+afterEachTest(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,6 @@
 // The daemon's real control server (HTTP + WebSocket, auth) over a real ConfigManager, for the control API tests.
 import type { TRPCClient } from '@trpc/client';
-import { afterEach } from 'vitest';
+import { afterEachTest } from '../../../testing/after-each-test.js';
 import { EventBus } from '../../../control/event-bus.js';
 import type { AppRouter } from '../../../main/app-router.js';
 import { startAppApi } from '../../../main/testing/control-server.js';
@@ -14,7 +14,7 @@ import { fixedStatus } from '../../../control/testing/fixed-status.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 

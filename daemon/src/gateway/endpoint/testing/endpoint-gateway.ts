@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterEachTest } from '../../../testing/after-each-test.js';
 import type { GatewayConfig } from '../../config/model.js';
 import { loadOk } from '../../config/testing/config-files.js';
 import { createBackendSet } from '../../backend/index.js';
@@ -14,7 +14,7 @@ import { GatewayServer } from '../../http/gateway-server.js';
 import { createEndpointHandler } from '../endpoint-handler.js';
 
 const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   await Promise.all(cleanups.splice(0).map((c) => c()));
 });
 

@@ -3,7 +3,7 @@
  * from temporary files, an EndpointHandler that answers from the matched endpoint (the
  * front's seam), backend sets that record when they are closed, and the log lines captured.
  */
-import { afterEach } from 'vitest';
+import { afterEachTest } from '../../../testing/after-each-test.js';
 import type { GatewayConfig } from '../../config/model.js';
 import { load } from '../../config/testing/config-files.js';
 import type { BackendHealth, BackendSet, EndpointContext, EndpointHandler, GatewayLogRecord, GatewayResponse, HealthMonitor } from '../../contracts.js';
@@ -13,7 +13,7 @@ import { createGatewayLogSink } from '../../logs/log-sink.js';
 import { GatewayServer, type GatewayServerOptions } from '../gateway-server.js';
 
 const running: GatewayServer[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop()));
 });
 

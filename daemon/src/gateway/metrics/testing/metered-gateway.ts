@@ -3,7 +3,7 @@
  * EndpointHandler and BackendSet (undici), whose one log sink is the metrics sink around the
  * stdout-style sink, and a MetricsExporter on loopback kept in step with each applied config.
  */
-import { afterEach } from 'vitest';
+import { afterEachTest } from '../../../testing/after-each-test.js';
 import { createBackendSet } from '../../backend/index.js';
 import type { GatewayConfig } from '../../config/model.js';
 import { loadOk } from '../../config/testing/config-files.js';
@@ -21,7 +21,7 @@ import type { FrontLimits } from '../../http/front-limits.js';
 
 const servers: GatewayServer[] = [];
 const monitors: HealthMonitor[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   await Promise.all(servers.splice(0).map((s) => s.stop()));
   await Promise.all(monitors.splice(0).map((m) => m.stop()));
 });

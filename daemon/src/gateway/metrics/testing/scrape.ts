@@ -1,12 +1,12 @@
 /** Test support: scrape an exporter over real HTTP and parse what it served. */
 import { request } from 'node:http';
-import { afterEach } from 'vitest';
+import { afterEachTest } from '../../../testing/after-each-test.js';
 import type { GatewayMetrics } from '../gateway-metrics.js';
 import { MetricsExporter } from '../metrics-exporter.js';
 import { parseExposition, type ParsedExposition } from './exposition-parser.js';
 
 const exporters: MetricsExporter[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   await Promise.all(exporters.splice(0).map((e) => e.stop()));
 });
 

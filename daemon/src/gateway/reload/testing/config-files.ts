@@ -2,13 +2,13 @@
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEachTest } from '../../../testing/after-each-test.js';
 import type { GatewayConfig } from '../../config/model.js';
 import type { ReloadTarget } from '../../contracts.js';
 import { ConfigManager, type ConfigManagerOptions, type ReloadLogger } from '../config-manager.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 

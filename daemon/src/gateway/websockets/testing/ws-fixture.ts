@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type RequestListener } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterEachTest } from '../../../testing/after-each-test.js';
 import WebSocket, { WebSocketServer } from 'ws';
 import { createBackendSet } from '../../backend/index.js';
 import { load } from '../../config/testing/config-files.js';
@@ -17,7 +17,7 @@ import { fixedHealth } from '../../endpoint/testing/endpoint-gateway.js';
 import { GatewayServer } from '../../http/gateway-server.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
