@@ -34,6 +34,9 @@ export default defineConfig({
           // shields the real console from that, but test files load Ink before it can. CI still
           // sees every test: this only stops Ink from switching to its CI output.
           env: { CI: 'false', CONTINUOUS_INTEGRATION: 'false' },
+          // Its tests use the daemon's test helpers too (config files, CDS fixtures, stores), whose
+          // after-each cleanups only this setup file runs.
+          setupFiles: ['daemon/src/testing/vitest-setup.ts'],
         },
       },
       {

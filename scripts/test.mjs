@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: build, typecheck, unit tests, then whole-system tests; ends with one summary line.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDependencies } from './ensure-deps.mjs';
@@ -15,16 +16,31 @@ mkdirSync(reports, { recursive: true });
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const vitest = join(root, 'node_modules', '.bin', 'vitest');
 
-function step(title, command, args) {
+function step(title, command, args, env = process.env) {
   console.log(`\n=== ${title} ===`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
   return result.status === 0;
 }
 
-/** One vitest run of `projects` (run side by side in one pool), reported under `name`. */
+// The port reservations every test process on the machine shares (daemon/src/core/testing/free-port.ts).
+const portsDir = process.env.PORTICO_TEST_PORTS_DIR || join(tmpdir(), 'portico-test-ports');
+
+/**
+ * One vitest run of `projects` (run side by side in one pool), reported under `name`. The run
+ * gets a temporary folder of its own (TMPDIR); what a test leaves in it fails the step, since a
+ * test or helper that does not remove what it made fills the disk of whoever runs the tests often.
+ */
 function vitestProjects(name, projects) {
   const out = join(reports, `${name}.json`);
-  const ok = step(`${name} tests`, vitest, ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
+  const tmp = mkdtempSync(join(tmpdir(), `portico-${name}-tests-`));
+  const env = { ...process.env, TMPDIR: tmp, PORTICO_TEST_PORTS_DIR: portsDir };
+  const ok = step(`${name} tests`, vitest, ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile=${out}`], env);
+  const left = readdirSync(tmp);
+  rmSync(tmp, { recursive: true, force: true });
+  if (left.length > 0) {
+    const shown = left.slice(0, 10).join(', ') + (left.length > 10 ? `, and ${left.length - 10} more` : '');
+    console.log(`\n${name} tests left ${left.length} temporary ${left.length === 1 ? 'entry' : 'entries'} behind (${shown}): a test or a test helper does not remove what it made.`);
+  }
   let counts = { passed: 0, failed: 0, skipped: 0 };
   try {
     const report = JSON.parse(readFileSync(out, 'utf8'));
@@ -34,7 +50,7 @@ function vitestProjects(name, projects) {
   } catch {
     counts.failed += 1;
   }
-  if (!ok && counts.failed === 0) counts.failed = 1;
+  if ((!ok || left.length > 0) && counts.failed === 0) counts.failed = 1;
   return counts;
 }
 

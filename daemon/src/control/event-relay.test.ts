@@ -17,7 +17,7 @@ interface Process {
   seen: DaemonEvent[];
 }
 
-describe.each(factories.map((f) => [f().kind, f] as const))('events across daemon processes on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('events across daemon processes on %s', (_kind, factory) => {
   let database: TestDatabase;
   const stores: Store[] = [];
   const processes: Process[] = [];

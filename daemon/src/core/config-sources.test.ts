@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfigSources } from './config-sources.js';
 
 describe('resolveConfigSources', () => {
@@ -13,6 +13,7 @@ describe('resolveConfigSources', () => {
   writeFileSync(join(confd, 'b.hcl'), '');
   writeFileSync(join(confd, 'a.hcl'), '');
   writeFileSync(join(confd, 'notes.txt'), '');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('lists -f files, then each directory\'s *.hcl by name, and keeps the sources as given', () => {
     expect(resolveConfigSources([base], [confd], undefined)).toEqual({

@@ -7,7 +7,7 @@ import { ApiKeys, hashKey } from './api-keys.js';
 
 const factories = await testDatabases();
 
-describe.each(factories.map((f) => [f().kind, f] as const))('API keys on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('API keys on %s', (_kind, factory) => {
   let database: TestDatabase;
   let store: Store;
   let now = Date.UTC(2026, 10, 22, 12);

@@ -6,7 +6,7 @@ import { jsonInit, startApi, type ApiFixture } from './testing/ingest-fixture.js
 /** A client that retries after a lost response sends the same Idempotency-Key: no second job. */
 const factories = await testDatabases();
 
-describe.each(factories.map((f) => [f().kind, f] as const))('Idempotency-Key on job creation on %s', (_kind, makeDatabase) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('Idempotency-Key on job creation on %s', (_kind, makeDatabase) => {
     let database: TestDatabase;
     let api: ApiFixture;
     let datasetId: string;

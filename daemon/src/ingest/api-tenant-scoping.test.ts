@@ -4,7 +4,7 @@ import { jsonInit, startApi, type ApiFixture } from './testing/ingest-fixture.js
 
 const factories = await testDatabases();
 
-describe.each(factories.map((f) => [f().kind, f] as const))('ingest API tenant scoping on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('ingest API tenant scoping on %s', (_kind, factory) => {
   let database: TestDatabase;
   let api: ApiFixture;
   beforeEach(async () => {

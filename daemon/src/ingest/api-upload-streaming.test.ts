@@ -11,7 +11,7 @@ const factories = await testDatabases();
 const MB = 1024 * 1024;
 const LIMIT = 4 * MB;
 
-describe.each(factories.map((f) => [f().kind, f] as const))('streamed uploads on %s', (_kind, makeDatabase) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('streamed uploads on %s', (_kind, makeDatabase) => {
   let database: TestDatabase;
   let api: ApiFixture;
   let datasetId: string;

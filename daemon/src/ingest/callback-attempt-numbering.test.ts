@@ -9,7 +9,7 @@ import { storePerTest } from './testing/store-per-test.js';
 const factories = await testDatabases();
 const HOUR = 3600_000;
 
-describe.each(factories.map((f) => [f().kind, f] as const))('attempt numbering across resets on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('attempt numbering across resets on %s', (_kind, factory) => {
   const rig = callbackRigPerTest(factory, { worker: true });
 
   /** Runs one due attempt, then moves the clock past any wait of the schedule. */
@@ -45,7 +45,7 @@ describe.each(factories.map((f) => [f().kind, f] as const))('attempt numbering a
   });
 });
 
-describe.each(factories.map((f) => [f().kind, f] as const))('migration 4 on a database reset before it, on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('migration 4 on a database reset before it, on %s', (_kind, factory) => {
   const db = storePerTest(factory, { migrated: false });
 
   it('counts every attempt of a row reset under the old numbering, and numbers its attempts in time order', async () => {

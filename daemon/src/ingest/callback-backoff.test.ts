@@ -7,7 +7,7 @@ import { seedFinishedJob } from './testing/ingest-fixture.js';
 const factories = await testDatabases();
 const WAITS_S = [30, 300, 3600, 21600];
 
-describe.each(factories.map((f) => [f().kind, f] as const))('callback backoff on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('callback backoff on %s', (_kind, factory) => {
   const rig = callbackRigPerTest(factory, { worker: true });
 
   const row = async () => (await rig.store.get<OutboxRow>('SELECT * FROM ingest_callback_outbox'))!;

@@ -12,7 +12,7 @@ beforeAll(() => {
 });
 afterAll(() => tls.dispose());
 
-describe.each(factories.map((f) => [f().kind, f] as const))('several callback workers on one outbox (%s)', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('several callback workers on one outbox (%s)', (_kind, factory) => {
   let database: TestDatabase;
   let stores: Store[];
   let receiver: TestReceiver;

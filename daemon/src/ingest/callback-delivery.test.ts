@@ -12,7 +12,7 @@ import { seedFinishedJob, testWorker } from './testing/ingest-fixture.js';
 const factories = await testDatabases();
 const SECRET = 'whsec-test-0123456789abcdef0123456789abcdef';
 
-describe.each(factories.map((f) => [f().kind, f] as const))('callback delivery on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('callback delivery on %s', (_kind, factory) => {
   const rig = callbackRigPerTest(factory);
   const worker = (opts: Partial<CallbackWorkerOptions> = {}) => testWorker(rig.store, rig.tls.caFile, opts);
 

@@ -42,7 +42,7 @@ describe('SERVICE_CALLBACK_RETRY_SCHEDULE', () => {
 
 const factories = await testDatabases();
 
-describe.each(factories.map((f) => [f().kind, f] as const))('a configured retry schedule on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('a configured retry schedule on %s', (_kind, factory) => {
   const logged: Array<Record<string, unknown>> = [];
   const logger = new Logger({ level: 'info', format: 'json', sink: { write: (line: string) => logged.push(JSON.parse(line) as Record<string, unknown>) } });
   const rig = callbackRigPerTest(factory, {

@@ -10,7 +10,7 @@ import { INGEST_SERVICE } from './control-router.js';
 
 const factories = await testDatabases();
 
-describe.each(factories.map((f) => [f().kind, f] as const))('deliveries.previewReset / resetDead on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('deliveries.previewReset / resetDead on %s', (_kind, factory) => {
   let database: TestDatabase;
   let store: Store;
   let caller: ReturnType<typeof appCaller>;

@@ -6,7 +6,7 @@ import { seedFinishedJob } from './testing/ingest-fixture.js';
 
 const factories = await testDatabases();
 
-describe.each(factories.map((f) => [f().kind, f] as const))('deliveries.retryNow on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('deliveries.retryNow on %s', (_kind, factory) => {
   const rig = callbackRigPerTest(factory, { worker: true });
 
   const row = async (id: string) => (await rig.store.get<OutboxRow>('SELECT * FROM ingest_callback_outbox WHERE id = ?', [id]))!;

@@ -17,7 +17,7 @@ const scope = { tenantId: 't1', workspaceId: 'w1' };
 const CUSTOMERS = 'id,name,vip\n1,Ada,true\n2,Brian,false\n3,Chen,\n';
 const ORDERS = 'order_id,customer_id,total,placed\n10,1,9.5,2024-01-02\n11,1,20,2024-01-03\n12,3,7.25,2024-02-01\n';
 
-describe.each(factories.map((f) => [f().kind, f] as const))('ingest worker job kinds on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('ingest worker job kinds on %s', (_kind, factory) => {
   let database: TestDatabase;
   let store: Store;
   let jobs: JobStore;

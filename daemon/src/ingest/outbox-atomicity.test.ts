@@ -8,7 +8,7 @@ import { migratedStore } from './testing/ingest-fixture.js';
 const factories = await testDatabases();
 const scope = { tenantId: 't1', workspaceId: 'w1' };
 
-describe.each(factories.map((f) => [f().kind, f] as const))('outbox written with the terminal status on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('outbox written with the terminal status on %s', (_kind, factory) => {
   let database: TestDatabase;
   let store: Store;
   let jobs: JobStore;

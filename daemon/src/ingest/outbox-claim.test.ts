@@ -9,7 +9,7 @@ const factories = await testDatabases();
 const URL_ = 'https://receiver.example.com/hook';
 const lease = (token: string): Lease => ({ owner: `worker-${token}`, token });
 
-describe.each(factories.map((f) => [f().kind, f] as const))('claiming due outbox rows on %s', (kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('claiming due outbox rows on %s', (kind, factory) => {
   const db = storePerTest(factory);
 
   const leased = () => db.store.all<Pick<OutboxRow, 'id' | 'lease_token' | 'lease_expires_at'>>('SELECT id, lease_token, lease_expires_at FROM ingest_callback_outbox WHERE lease_token IS NOT NULL');

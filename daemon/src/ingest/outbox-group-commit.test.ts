@@ -12,7 +12,7 @@ const NOW = 100_000;
 const lease = (token: string): Lease => ({ owner: `worker-${token}`, token });
 const answered = (status: number): AttemptOutcome => ({ ok: status < 300, statusCode: status, error: status < 300 ? null : `receiver answered HTTP ${status}`, responseBody: `body ${status}`, startedAt: NOW - 40, durationMs: 12.4 });
 
-describe.each(factories.map((f) => [f().kind, f] as const))('recording a group of attempts on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('recording a group of attempts on %s', (_kind, factory) => {
   const db = storePerTest(factory);
 
   const row = async (id: string) => (await db.store.get<OutboxRow>('SELECT * FROM ingest_callback_outbox WHERE id = ?', [id]))!;

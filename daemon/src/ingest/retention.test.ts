@@ -13,7 +13,7 @@ const factories = await testDatabases();
 const DAY = 24 * 3600_000;
 const T0 = Date.UTC(2026, 0, 1);
 
-describe.each(factories.map((f) => [f().kind, f] as const))('retention on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('retention on %s', (_kind, factory) => {
   let database: TestDatabase;
   let store: Store;
   let now: number;

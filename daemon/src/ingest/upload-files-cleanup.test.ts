@@ -17,7 +17,7 @@ const factories = await testDatabases();
 const DAY = 24 * 3600_000;
 const scope = { tenantId: 't', workspaceId: 'w' };
 
-describe.each(factories.map((f) => [f().kind, f] as const))('upload files cleanup on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('upload files cleanup on %s', (_kind, factory) => {
   let database: TestDatabase;
   let store: Store;
   let dataDir: string;

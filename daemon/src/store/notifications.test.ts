@@ -26,7 +26,7 @@ async function listener(store: Store, origin: string, states: ListenState[] = []
   return { channel, heard };
 }
 
-describe.each(factories.map((f) => [f().kind, f] as const))('notifications between processes on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('notifications between processes on %s', (_kind, factory) => {
   let database: TestDatabase;
   const stores: Store[] = [];
   const channels: NotificationChannel[] = [];
@@ -212,7 +212,7 @@ describe('SQLite polls', () => {
   });
 });
 
-describe.skipIf(!factories.some((f) => f().kind === 'postgres'))('PostgreSQL LISTEN session', () => {
+describe.skipIf(!factories.some((f) => f.kind === 'postgres'))('PostgreSQL LISTEN session', () => {
   it('is not heard from another schema of the same database', async () => {
     const [one, two] = [postgresTestDatabase(), postgresTestDatabase()];
     const stores = [await one.open(), await two.open(), await one.open()];

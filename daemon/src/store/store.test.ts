@@ -17,7 +17,7 @@ if (!existsSync(fileURLToPath(new URL('../../dist/store/migrate.js', import.meta
 
 const kv: Migration = { id: 1, name: 'kv', up: 'CREATE TABLE kv (k TEXT PRIMARY KEY, v BIGINT NOT NULL, flag BOOLEAN)' };
 
-describe.each(factories.map((f) => [f().kind, f] as const))('store on %s', (_kind, factory) => {
+describe.each(factories.map((f) => [f.kind, f] as const))('store on %s', (_kind, factory) => {
   let database: TestDatabase;
   let store: Store;
 

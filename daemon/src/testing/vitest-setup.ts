@@ -1,5 +1,6 @@
-import { afterEach } from 'vitest';
-import { runAfterEachTest } from './after-each-test.js';
+import { afterAll, afterEach } from 'vitest';
+import { runAfterEachFile, runAfterEachTest } from './after-each-test.js';
 
-// Every test file of the unit project: the shared helpers' cleanups after each of its tests (after-each-test.ts).
+// Every test file: the shared helpers' cleanups after each of its tests and after the file (after-each-test.ts).
 afterEach(runAfterEachTest);
+afterAll(runAfterEachFile);

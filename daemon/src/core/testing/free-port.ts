@@ -14,9 +14,11 @@ const handedOut = new Set<number>();
  * Ports handed out by every test process on this machine, one empty file each. The tests run in
  * several processes at once, and a test that stops a daemon and starts it again on the same
  * ports (a restart, a crash) leaves them free meanwhile: another process's pick must not take
- * one then. A reservation is a test file's, so it lapses after RESERVATION_MS.
+ * one then. A reservation is a test file's, so it lapses after RESERVATION_MS. `npm test` gives
+ * each vitest run a temporary folder of its own and names this one in PORTICO_TEST_PORTS_DIR, so
+ * that runs started side by side still share it.
  */
-const RESERVATIONS = join(tmpdir(), 'portico-test-ports');
+export const RESERVATIONS = process.env.PORTICO_TEST_PORTS_DIR || join(tmpdir(), 'portico-test-ports');
 const RESERVATION_MS = 10 * 60_000;
 
 /**

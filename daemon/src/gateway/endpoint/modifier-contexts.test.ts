@@ -3,11 +3,9 @@
 // backend receives), response headers in server, api, endpoint, files, spa and error_handler
 // contexts (what the client receives), and set_response_status beside an error handler's
 // response block.
-import { mkdtemp, writeFile, mkdir } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempFiles } from '../config/testing/config-files.js';
 import { freePort, send } from '../http/testing/test-gateway.js';
 import { startBackend, startEndpointGateway, type SeenRequest } from './testing/endpoint-gateway.js';
 
@@ -18,12 +16,8 @@ function respond(req: SeenRequest, res: ServerResponse): void {
   res.end(body);
 }
 
-async function siteDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'portico-modifier-contexts-'));
-  await mkdir(join(dir, 'static'));
-  await writeFile(join(dir, 'static', 'a.txt'), 'file a\n');
-  await writeFile(join(dir, 'app.html'), '<!doctype html><title>app</title>\n');
-  return dir;
+function siteDir(): string {
+  return tempFiles({ 'static/a.txt': 'file a\n', 'app.html': '<!doctype html><title>app</title>\n' });
 }
 
 function config(origin: string, downPort: number, dir: string): string {
@@ -127,7 +121,7 @@ function pick(headers: Readonly<Record<string, string | string[] | undefined>>, 
 describe('modifiers in every context', () => {
   it('apply where they are written', async () => {
     const backend = await startBackend(respond);
-    const gw = await startEndpointGateway(config(backend.origin, await freePort(), await siteDir()));
+    const gw = await startEndpointGateway(config(backend.origin, await freePort(), siteDir()));
 
     const q = await send(gw.url('/'), '/api/q?keep=1&rm_proxy=1&rm_backend=1&p=client', {
       method: 'POST',

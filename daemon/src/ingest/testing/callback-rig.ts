@@ -1,6 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterEach, beforeAll, beforeEach } from 'vitest';
 import { EventBus } from '../../control/event-bus.js';
 import { appCaller, testServices } from '../../main/testing/control-server.js';
+import { afterEachFile } from '../../testing/after-each-test.js';
 import type { TestDatabase } from '../../store/testing/databases.js';
 import type { Store } from '../../store/types.js';
 import type { CallbackWorker, CallbackWorkerOptions } from '../callback-worker.js';
@@ -16,7 +17,7 @@ export const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 
 // One test CA per test file (openssl is slow), made by the first rig to run and removed after the file.
 let fileTls: TestTls | null = null;
-afterAll(() => {
+afterEachFile(() => {
   fileTls?.dispose();
   fileTls = null;
 });

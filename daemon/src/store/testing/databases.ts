@@ -37,7 +37,13 @@ export interface TestDatabase {
   destroy(): Promise<void>;
 }
 
-export function sqliteTestDatabase(): TestDatabase {
+/** Makes a new test database; `kind` says which without making one (a SQLite one is a temporary folder). */
+export type TestDatabaseFactory = (() => TestDatabase) & { readonly kind: TestDatabase['kind'] };
+
+export const sqliteTestDatabase: TestDatabaseFactory = Object.assign(newSqliteTestDatabase, { kind: 'sqlite' as const });
+export const postgresTestDatabase: TestDatabaseFactory = Object.assign(newPostgresTestDatabase, { kind: 'postgres' as const });
+
+function newSqliteTestDatabase(): TestDatabase {
   const dir = mkdtempSync(join(tmpdir(), 'portico-store-'));
   const file = join(dir, 'portico.db');
   return {
@@ -48,7 +54,7 @@ export function sqliteTestDatabase(): TestDatabase {
   };
 }
 
-export function postgresTestDatabase(): TestDatabase {
+function newPostgresTestDatabase(): TestDatabase {
   const schema = `portico_test_${randomBytes(6).toString('hex')}`;
   return {
     kind: 'postgres',
@@ -64,6 +70,6 @@ export function postgresTestDatabase(): TestDatabase {
 }
 
 /** Both databases when PostgreSQL is reachable, else SQLite alone (with a loud warning). */
-export async function testDatabases(): Promise<Array<() => TestDatabase>> {
+export async function testDatabases(): Promise<TestDatabaseFactory[]> {
   return (await postgresReachable()) ? [sqliteTestDatabase, postgresTestDatabase] : [sqliteTestDatabase];
 }
