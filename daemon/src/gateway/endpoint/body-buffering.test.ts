@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { send } from '../http/testing/test-gateway.js';
 import { startBackend, startEndpointGateway, type SeenRequest } from './testing/endpoint-gateway.js';
@@ -84,6 +85,26 @@ describe('client body buffering', () => {
     const big = await sendChunked(gw.url('/form'), ['name=', 'a'.repeat(600), 'b'.repeat(600)], form);
     expect(big.status).toBe(413);
     expect(backend.seen).toHaveLength(1);
+  });
+
+  it('an answer given before the body was all read ends the connection, which no longer waits for the rest', async () => {
+    const backend = await startBackend();
+    const gw = await startEndpointGateway(HCL(backend.origin));
+    const { port } = new URL(gw.url('/'));
+    // A client that sends 4 KiB of a declared 3 MiB and then waits: it gets the 413 and the server's close.
+    const socket = connect(Number(port), '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (c: Buffer) => received.push(c));
+    const ended = new Promise<void>((resolve) => socket.once('end', resolve));
+    socket.write(`POST /read HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${3 * 1024 * 1024}\r\n\r\n{"name":"${'w'.repeat(4096)}`);
+    await ended;
+    socket.destroy();
+    const head = Buffer.concat(received).toString('latin1').split('\r\n\r\n')[0]!;
+    expect(head).toMatch(/^HTTP\/1\.1 413 /);
+    expect(head.toLowerCase()).toContain('connection: close');
+    // A request whose body was read keeps its connection.
+    const small = await fetch(gw.url('/read'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"ann"}' });
+    expect([small.status, small.headers.get('connection'), await small.text()]).toEqual([200, 'keep-alive', expect.stringContaining('"x-name":"ann"')]);
   });
 
   it('without request_body_limit a body an expression reads is bounded at 64 MiB', async () => {

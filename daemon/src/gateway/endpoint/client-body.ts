@@ -4,7 +4,8 @@ import { GatewayError } from '../errors/error-types.js';
 /**
  * Reads the client body into memory, at most `limit` bytes (`request_body_limit`): a
  * larger Content-Length fails before reading, a longer body as soon as it passes the limit.
- * The rest is left unread (the HTTP server discards it), so the 413 still reaches the client.
+ * The rest is left unread, so the 413 still reaches the client; its connection closes after
+ * (request-pipeline.ts).
  */
 export function readClientBody(incoming: Readable, contentLength: string | undefined, limit: number, signal: AbortSignal): Promise<Buffer> {
   const declared = contentLength === undefined ? NaN : Number(contentLength);

@@ -126,7 +126,10 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   }
   if (settings.requestIdClientHeader !== '') headers[headerKey(settings.requestIdClientHeader)] = id;
   if (settings.secureCookies === 'strip') stripSecureCookies(headers);
-  if (deps.isClosing(port)) headers.connection = 'close';
+  // As Go's server (the peer's): an answer given before the request body was all read (a 413, a
+  // refused override, a backend that answered early) ends the connection, whose next bytes would
+  // be the rest of that body; left open, it would wait for a body nobody reads.
+  if (deps.isClosing(port) || (slot.respond === undefined && !req.complete)) headers.connection = 'close';
   const final = health ? response : maybeGzip(method, req.headers, response);
 
   let status = final.status;
