@@ -3,7 +3,7 @@
  * so a large file part is never held whole. Header parsing follows the WHATWG form-data parser
  * (what undici's `formData()` does): `name`, `filename` (or `filename*=utf-8''...`), Content-Type.
  */
-import { PorticoError } from '../core/errors.js';
+import { PorticoError } from './errors.js';
 
 /** The body is not a multipart/form-data body this reader understands; the message says what. */
 export class MultipartError extends PorticoError {

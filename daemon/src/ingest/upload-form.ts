@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError, fieldError } from './api-error.js';
 import { bodyChunks } from './http-io.js';
-import { MultipartError, multipartBoundary, readMultipart, type PartHeaders, type PartSink } from './multipart-stream.js';
+import { MultipartError, multipartBoundary, readMultipart, type PartHeaders, type PartSink } from '../core/multipart-stream.js';
 import type { StagedUpload, UploadFiles } from './upload-files.js';
 
 /** What the form may hold besides the file: its text fields (kept in memory) and other parts. */

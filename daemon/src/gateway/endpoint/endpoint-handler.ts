@@ -2,7 +2,9 @@ import type { AccessControl, EndpointConfig, Modifiers } from '../config/model.j
 import type { EndpointContext, EndpointHandler, EndpointRoute, GatewayResponse, GuardContext } from '../contracts.js';
 import { evalCustomLogFields } from '../eval/eval-dyn.js';
 import { isFormPost } from '../eval/http-variables.js';
-import { checkOverridesAllowed, formMethodOverrides, refusedAsOverride } from '../http/method-override.js';
+import { checkOverridesAllowed, formMethodOverrides, refusedAsOverride, type MethodOverride } from '../http/method-override.js';
+import { isMultipartPost, multipartMethodOverrides, MultipartOverrideGuard } from '../http/multipart-method-override.js';
+import { GatewayError } from '../errors/error-types.js';
 import type { RequestScope } from '../eval/request-scope.js';
 import { logCustomFieldsError } from '../logs/log-sink.js';
 import { bodyPlanFor, type BodyPlan } from './body-plan.js';
@@ -37,10 +39,11 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
     const plain = compilePlainProxy(route, logger);
     if (plain === null) return compileEndpoint(route, logger);
     if (!bodyPlanFor(route.config, route.server, route.api, route.endpoint).formMethodOverride) return plain;
-    // The plain handler streams the body: a form POST, whose `_method` field must be read first, takes the general path.
+    // The plain handler streams the body unread: a form POST, whose `_method` fields must be read, takes the general path.
     const general = compileEndpoint(route, logger);
     return function plainOrFormPost(ctx: EndpointContext): Promise<GatewayResponse> {
-      return isFormPost(ctx.request.method, ctx.request.headers['content-type']) ? general(ctx) : plain(ctx);
+      const type = ctx.request.headers['content-type'];
+      return isFormPost(ctx.request.method, type) || isMultipartPost(ctx.request.method, type) ? general(ctx) : plain(ctx);
     };
   };
   return {
@@ -132,22 +135,46 @@ function prepareLogins(labels: ReadonlySet<string>): EndpointStep {
 /**
  * Buffers the client body when an expression reads it, or a urlencoded POST's for the form
  * modifiers or to check the methods its `_method` fields name (before the access controls, as
- * the head's overrides are checked before them).
+ * the head's overrides are checked before them). A multipart POST's `_method` fields are read
+ * from the buffered body, or else on the body's way to the backend (an upload stays streamed).
  */
 function bufferClientBody(plan: BodyPlan): EndpointStep {
   return async function bufferClientBodyStep(run, next) {
     const { ctx, scope } = run;
-    const formPost = isFormPost(ctx.request.method, ctx.request.headers['content-type']);
-    if ((plan.clientBody || ((plan.formModifiers || plan.formMethodOverride) && formPost)) && hasClientBody(ctx.request.headers)) {
-      const length = ctx.request.headers['content-length'];
+    const { method, headers } = ctx.request;
+    const formPost = isFormPost(method, headers['content-type']);
+    const hasBody = hasClientBody(headers);
+    if ((plan.clientBody || ((plan.formModifiers || plan.formMethodOverride) && formPost)) && hasBody) {
+      const length = headers['content-length'];
       scope.setBody(await readClientBody(ctx.incoming, typeof length === 'string' ? length : undefined, ctx.endpoint.requestBodyLimit, ctx.signal));
     }
-    if (plan.formMethodOverride && formPost) {
-      const overrides = formMethodOverrides(ctx.request, scope.bufferedBody());
-      if (overrides.length > 0) refusedAsOverride(ctx.log, () => checkOverridesAllowed(overrides, ctx.endpoint.allowedMethods));
+    if (plan.formMethodOverride && hasBody) {
+      const allowed = ctx.endpoint.allowedMethods;
+      const buffered = scope.bufferedBody();
+      let overrides: readonly MethodOverride[] = [];
+      if (formPost) overrides = formMethodOverrides(ctx.request, buffered);
+      else if (isMultipartPost(method, headers['content-type'])) {
+        if (buffered !== null) overrides = await multipartMethodOverrides(ctx.request, buffered);
+        else scope.setBodyStream(guardedBody(ctx, (o) => refusedAsOverride(ctx.log, () => checkOverridesAllowed([o], allowed))));
+      }
+      if (overrides.length > 0) {
+        scope.setBodyMethodOverrides(overrides);
+        refusedAsOverride(ctx.log, () => checkOverridesAllowed(overrides, allowed));
+      }
     }
     return next(run);
   };
+}
+
+/** The client body through a MultipartOverrideGuard; the request is not destroyed with it, so a refusal still reaches the client (its connection closes after). */
+function guardedBody(ctx: EndpointContext, check: (override: MethodOverride) => void): MultipartOverrideGuard {
+  const guard = new MultipartOverrideGuard(ctx.request, check);
+  const incoming = ctx.incoming;
+  incoming.pipe(guard);
+  incoming.once('close', () => {
+    if (!incoming.complete) guard.destroy(new GatewayError('client_request', 'the client closed the connection before its body ended'));
+  });
+  return guard;
 }
 
 /** The endpoint's access controls: a refusal answered by an error handler ends the chain here. */

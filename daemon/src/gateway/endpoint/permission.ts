@@ -3,7 +3,8 @@ import type { EndpointContext } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { evalDyn } from '../eval/eval-dyn.js';
 import type { RequestScope } from '../eval/request-scope.js';
-import { formMethodOverrides, methodOverrides, refusedAsOverride, STANDARD_METHODS } from '../http/method-override.js';
+import { methodOverrides, refusedAsOverride, STANDARD_METHODS, type MethodOverride } from '../http/method-override.js';
+import { MultipartOverrideGuard } from '../http/multipart-method-override.js';
 
 /**
  * `beta_required_permission`, checked once the access controls passed (so a permission
@@ -25,14 +26,27 @@ export function checkPermission(ctx: EndpointContext, scope: RequestScope): void
     const byMethod = upperKeys(value);
     required = permissionFor(byMethod, method, method);
     // A method named by an override header or `_method` (query, or a form body read for it) needs its own permission too.
-    const named = [...methodOverrides(ctx.request), ...formMethodOverrides(ctx.request, scope.bufferedBody())];
-    if (named.length > 0) alsoRequired = refusedAsOverride(ctx.log, () => named.map((o) => permissionFor(byMethod, o.method, `${o.method} (named by ${o.via})`)));
+    const named = [...methodOverrides(ctx.request), ...scope.bodyMethodOverrides()];
+    if (named.length > 0) alsoRequired = refusedAsOverride(ctx.log, () => named.map((o) => permissionFor(byMethod, o.method, described(o))));
+    // A multipart body read on its way to the backend: each `_method` field as it comes.
+    const streamed = scope.bodyStream();
+    if (streamed instanceof MultipartOverrideGuard) {
+      streamed.alsoCheck((o) => requireGranted(ctx, scope, refusedAsOverride(ctx.log, () => permissionFor(byMethod, o.method, described(o)))));
+    }
   } else throw new GatewayError('evaluation', 'beta_required_permission must give a string or an object of strings');
   scope.setRequiredPermission(required);
-  const missing = [required, ...alsoRequired].find((p) => p !== '' && !scope.grantedPermissions.includes(p));
-  if (missing === undefined) return;
+  for (const p of [required, ...alsoRequired]) requireGranted(ctx, scope, p);
+}
+
+function described(o: MethodOverride): string {
+  return `${o.method} (named by ${o.via})`;
+}
+
+/** `beta_insufficient_permissions` unless `permission` is empty or granted. */
+function requireGranted(ctx: EndpointContext, scope: RequestScope, permission: string): void {
+  if (permission === '' || scope.grantedPermissions.includes(permission)) return;
   ctx.log.denial = { type: 'beta_insufficient_permissions', label: null };
-  throw new GatewayError('beta_insufficient_permissions', `required permission ${JSON.stringify(missing)} not granted${scope.grantedPermissions.length === 0 ? ' (no permissions granted)' : ''}`);
+  throw new GatewayError('beta_insufficient_permissions', `required permission ${JSON.stringify(permission)} not granted${scope.grantedPermissions.length === 0 ? ' (no permissions granted)' : ''}`);
 }
 
 /** The permission a per-method object gives `method`; a method it does not name is not permitted (405). */

@@ -122,7 +122,7 @@ function proxyRequest(proxy: ProxyConfig, backend: BackendConfig, env: UpstreamE
       body = Buffer.from(params.toString());
     }
   } else if (hasClientBody(request.headers)) {
-    body = ctx.incoming;
+    body = scope.bodyStream() ?? ctx.incoming;
   }
   setBodyHeaders(headers, body);
   return { method: request.method, url, headers, body };

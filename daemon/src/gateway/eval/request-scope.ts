@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
 import type { FunctionTable } from '../../hcl/index.js';
 import type { GatewayConfig } from '../config/model.js';
 import type { AccessControlSet, HealthMonitor, RequestInfo } from '../contracts.js';
 import type { GatewayError } from '../errors/error-types.js';
+import type { MethodOverride } from '../http/method-override.js';
 import { formBody, headerMap, jsonBody, queryMap, requestCookies, responseCookies, urlPart, URL_PARTS } from './http-variables.js';
 import { WHOLE, type RootResolver } from './lenient-traversals.js';
 import { requestFunctions } from './request-functions.js';
@@ -50,6 +52,8 @@ export interface RequestScopeOptions {
 export class RequestScope implements EvalScope {
   private functionTable: FunctionTable | null = null;
   private body: Buffer | null = null;
+  private bodyStreamed: Readable | null = null;
+  private bodyOverrides: readonly MethodOverride[] = [];
   /** `request`, its attributes built as expressions read them; made again when the body, the grants or the permission change. */
   private requestVar: LazyRecord<RequestScope> | null = null;
   private backendsVar: Record<string, unknown> | null = null;
@@ -112,6 +116,24 @@ export class RequestScope implements EvalScope {
 
   bufferedBody(): Buffer | null {
     return this.body;
+  }
+
+  /** The client body as a proxy streams it when it is not the request itself (one checked on its way: http/multipart-method-override.ts). */
+  setBodyStream(stream: Readable): void {
+    this.bodyStreamed = stream;
+  }
+
+  bodyStream(): Readable | null {
+    return this.bodyStreamed;
+  }
+
+  /** The methods the `_method` fields of the client body name, once read (for the permission of each). */
+  setBodyMethodOverrides(overrides: readonly MethodOverride[]): void {
+    this.bodyOverrides = overrides;
+  }
+
+  bodyMethodOverrides(): readonly MethodOverride[] {
+    return this.bodyOverrides;
   }
 
   recordBackendRequest(label: string, facts: BackendRequestFacts): void {

@@ -39,9 +39,7 @@ export function methodOverrides(request: RequestInfo): readonly MethodOverride[]
   }
   const search = request.url.search;
   // Most queries name no `_method`; one spelled with escapes (`%5Fmethod`) is found by decoding.
-  if (search.length > 1 && (search.includes(METHOD_OVERRIDE_PARAM) || search.includes('%'))) {
-    for (const v of request.url.searchParams.getAll(METHOD_OVERRIDE_PARAM)) out = add(out, request.method, v.trim(), `the ${METHOD_OVERRIDE_PARAM} query parameter`);
-  }
+  if (search.length > 1 && (search.includes('method') || search.includes('%'))) out = addParams(out, request.method, request.url.searchParams, 'query parameter');
   return out ?? NONE;
 }
 
@@ -54,10 +52,40 @@ export function formMethodOverrides(request: RequestInfo, body: Buffer | null): 
   if (body === null || !isFormPost(request.method, request.headers['content-type'])) return NONE;
   const text = body.toString('utf8');
   // Most forms name no `_method`; one spelled with escapes (`%5Fmethod`) is found by decoding.
-  if (!text.includes(METHOD_OVERRIDE_PARAM) && !text.includes('%')) return NONE;
-  let out: MethodOverride[] | null = null;
-  for (const v of new URLSearchParams(text).getAll(METHOD_OVERRIDE_PARAM)) out = add(out, request.method, v.trim(), `the ${METHOD_OVERRIDE_PARAM} form field`);
-  return out ?? NONE;
+  if (!text.includes('method') && !text.includes('%')) return NONE;
+  return addParams(null, request.method, new URLSearchParams(text), 'form field') ?? NONE;
+}
+
+/**
+ * Whether a parameter or form field name is `_method` to a backend: as sent, or as PHP registers
+ * it for Laravel and Symfony (leading spaces dropped, then spaces and dots made underscores, so
+ * `.method` and ` .method` are `_method` there too).
+ */
+export function namesMethodParam(name: string): boolean {
+  if (name === METHOD_OVERRIDE_PARAM) return true;
+  return name.endsWith('method') && name.replace(/^ +/, '').replace(/[ .]/g, '_') === METHOD_OVERRIDE_PARAM;
+}
+
+/**
+ * The method `value` names by override (upper-cased, as frameworks compare them), null when it is
+ * the request's own; a value that is not one method token (empty, or a list) is refused with a
+ * 400, since what a backend would make of it is not knowable here.
+ */
+export function namedMethod(own: string, value: string, via: string): MethodOverride | null {
+  if (!METHOD_TOKEN.test(value)) {
+    throw new GatewayError('client_request', `${via} names no single HTTP method (${JSON.stringify(value.slice(0, 40))}); send one method token, or leave it out`);
+  }
+  const method = value.toUpperCase();
+  return method === own ? null : { method, via };
+}
+
+function addParams(out: MethodOverride[] | null, own: string, params: URLSearchParams, kind: string): MethodOverride[] | null {
+  for (const [name, value] of params) {
+    if (!namesMethodParam(name)) continue;
+    const via = name === METHOD_OVERRIDE_PARAM ? `the ${METHOD_OVERRIDE_PARAM} ${kind}` : `the ${JSON.stringify(name)} ${kind} (PHP reads it as ${METHOD_OVERRIDE_PARAM})`;
+    out = add(out, own, value.trim(), via);
+  }
+  return out;
 }
 
 /** The seven methods `*` stands for in `allowed_methods` and in a per-method permission. */
@@ -100,12 +128,8 @@ export function refusedAsOverride<T>(log: { denial?: { readonly type: string; re
   }
 }
 
-function add(out: MethodOverride[] | null, own: string, value: string, via: string): MethodOverride[] {
-  if (!METHOD_TOKEN.test(value)) {
-    throw new GatewayError('client_request', `${via} names no single HTTP method (${JSON.stringify(value.slice(0, 40))}); send one method token, or leave it out`);
-  }
-  const method = value.toUpperCase();
-  const list = out ?? [];
-  if (method !== own && !list.some((o) => o.method === method)) list.push({ method, via });
-  return list;
+function add(out: MethodOverride[] | null, own: string, value: string, via: string): MethodOverride[] | null {
+  const named = namedMethod(own, value, via);
+  if (named === null || out?.some((o) => o.method === named.method)) return out;
+  return [...(out ?? []), named];
 }
