@@ -484,7 +484,8 @@ export class GatewayServer implements ReloadTarget {
     const drained = Promise.all([...this.#inflightRequests().map((f) => f.done), this.#websockets.idle()]);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.#options.shutdownTimeoutMs)));
-    const outcome = await Promise.race([drained.then(() => 'drained' as const), deadline]);
+    // The connections count too: one still sending its request head (or a body after its answer) has no request in flight, yet keeps the listener open.
+    const outcome = await Promise.race([Promise.all([drained, closed]).then(() => 'drained' as const), deadline]);
     clearTimeout(timer);
     if (outcome === 'timeout') {
       const inflight = this.#inflightRequests();
