@@ -1,7 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * A private tmux server (its own socket), so a test neither sees nor disturbs the user's sessions.
+ * The socket is a file in the temporary folder, removed with the server: tmux leaves a killed
+ * server's socket behind, and in its own folder (/tmp/tmux-<uid>) they piled up run after run.
  *
  * `kill-server` returns before the server has exited, and a client that connects to the
  * exiting server fails with "server exited unexpectedly" (about one time in seven here).
@@ -17,18 +22,19 @@ export class TmuxServer {
   }
 
   get #socket(): string {
-    return `portico-e2e-${this.#name}-${process.pid}-${this.#generation}`;
+    return join(tmpdir(), `portico-e2e-${this.#name}-${process.pid}-${this.#generation}.tmux`);
   }
 
   run(...args: string[]): string {
-    const r = spawnSync('tmux', ['-L', this.#socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+    const r = spawnSync('tmux', ['-S', this.#socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
     if (r.error) throw new Error(`tmux is not installed (${r.error.message}); .ci/run installs it with apt-get`);
     if (r.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${r.stderr}`);
     return r.stdout;
   }
 
   kill(): void {
-    spawnSync('tmux', ['-L', this.#socket, 'kill-server']);
+    spawnSync('tmux', ['-S', this.#socket, 'kill-server']);
+    rmSync(this.#socket, { force: true });
     this.#generation += 1;
   }
 }
