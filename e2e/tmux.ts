@@ -22,7 +22,10 @@ export class TmuxServer {
   }
 
   get #socket(): string {
-    return join(tmpdir(), `portico-e2e-${this.#name}-${process.pid}-${this.#generation}.tmux`);
+    const name = `portico-e2e-${this.#name}-${process.pid}-${this.#generation}.tmux`;
+    const path = join(tmpdir(), name);
+    // A Unix socket's path has at most 107 bytes; under a long temporary folder, /tmp.
+    return Buffer.byteLength(path) <= 100 ? path : join('/tmp', name);
   }
 
   run(...args: string[]): string {
