@@ -79,12 +79,13 @@ export function namedMethod(own: string, value: string, via: string): MethodOver
   return method === own ? null : { method, via };
 }
 
-function addParams(out: MethodOverride[] | null, own: string, params: URLSearchParams, kind: string): MethodOverride[] | null {
-  for (const [name, value] of params) {
-    if (!namesMethodParam(name)) continue;
-    const via = name === METHOD_OVERRIDE_PARAM ? `the ${METHOD_OVERRIDE_PARAM} ${kind}` : `the ${JSON.stringify(name)} ${kind} (PHP reads it as ${METHOD_OVERRIDE_PARAM})`;
-    out = add(out, own, value.trim(), via);
-  }
+/** Where a method came from, for the error: `the _method form field`, or a PHP spelling named as sent. */
+export function paramSource(name: string, kind: 'query parameter' | 'form field'): string {
+  return name === METHOD_OVERRIDE_PARAM ? `the ${METHOD_OVERRIDE_PARAM} ${kind}` : `the ${JSON.stringify(name)} ${kind} (PHP reads it as ${METHOD_OVERRIDE_PARAM})`;
+}
+
+function addParams(out: MethodOverride[] | null, own: string, params: URLSearchParams, kind: 'query parameter' | 'form field'): MethodOverride[] | null {
+  for (const [name, value] of params) if (namesMethodParam(name)) out = add(out, own, value.trim(), paramSource(name, kind));
   return out;
 }
 

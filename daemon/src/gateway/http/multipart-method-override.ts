@@ -7,11 +7,11 @@
  * before the backend has the complete body, which is when frameworks act on it.
  */
 import { PassThrough, Transform, type TransformCallback } from 'node:stream';
-import { MultipartError, multipartBoundary, readMultipart, type PartSink } from '../../core/multipart-stream.js';
+import { multipartBoundary, readMultipart, type PartSink } from '../../core/multipart-stream.js';
 import type { RequestInfo } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
 import { mediaType } from '../eval/http-variables.js';
-import { namedMethod, namesMethodParam, type MethodOverride } from './method-override.js';
+import { namedMethod, namesMethodParam, paramSource, type MethodOverride } from './method-override.js';
 
 export const MULTIPART_MEDIA_TYPE = 'multipart/form-data';
 
@@ -98,7 +98,7 @@ async function scanFields(request: RequestInfo, source: AsyncIterable<Buffer> | 
   await readMultipart(toAsync(source), boundary, (part): PartSink => {
     // A file part named `_method` is a file to these frameworks, not a parameter.
     if (part.filename !== null || !namesMethodParam(part.name)) return DISCARD;
-    const via = part.name === '_method' ? 'the _method form field' : `the ${JSON.stringify(part.name)} form field (PHP reads it as _method)`;
+    const via = paramSource(part.name, 'form field');
     const bytes: Buffer[] = [];
     let length = 0;
     return {
@@ -123,6 +123,7 @@ async function* toAsync(source: AsyncIterable<Buffer> | Iterable<Buffer>): Async
 
 function asRefusal(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
-  const cause = error instanceof MultipartError || error instanceof Error ? error.message : String(error);
+  // A MultipartError says what in the body is wrong; anything else the reader threw, as it is.
+  const cause = error instanceof Error ? error.message : String(error);
   return new GatewayError('client_request', `the multipart/form-data body could not be read for its _method fields: ${cause}`);
 }
