@@ -87,7 +87,7 @@ describe('client body buffering', () => {
     expect(backend.seen).toHaveLength(1);
   });
 
-  it('an answer given before the body was all read ends the connection, which no longer waits for the rest', async () => {
+  it('an answer given before a body of 256 KiB or more was read ends the connection, which no longer waits for the rest', async () => {
     const backend = await startBackend();
     const gw = await startEndpointGateway(HCL(backend.origin));
     const { port } = new URL(gw.url('/'));

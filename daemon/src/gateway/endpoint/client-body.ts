@@ -4,8 +4,8 @@ import { GatewayError } from '../errors/error-types.js';
 /**
  * Reads the client body into memory, at most `limit` bytes (`request_body_limit`): a
  * larger Content-Length fails before reading, a longer body as soon as it passes the limit.
- * The rest is left unread, so the 413 still reaches the client; its connection closes after
- * (request-pipeline.ts).
+ * The rest is left unread, so the 413 still reaches the client; whether its connection stays
+ * depends on that rest (http/unread-body.ts).
  */
 export function readClientBody(incoming: Readable, contentLength: string | undefined, limit: number, signal: AbortSignal): Promise<Buffer> {
   const declared = contentLength === undefined ? NaN : Number(contentLength);

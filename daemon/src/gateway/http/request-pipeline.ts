@@ -22,6 +22,7 @@ import { requestIdFor } from './request-id.js';
 import { checkRequestLine, originForm, type FrontLimits } from './front-limits.js';
 import type { RequestLifetime } from './request-lifetime.js';
 import { checkRequestPath } from './request-path.js';
+import { unreadBodyEndsConnection } from './unread-body.js';
 import type { Runtime } from './runtime.js';
 
 export interface PipelineDeps {
@@ -126,10 +127,14 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   }
   if (settings.requestIdClientHeader !== '') headers[headerKey(settings.requestIdClientHeader)] = id;
   if (settings.secureCookies === 'strip') stripSecureCookies(headers);
-  // As Go's server (the peer's): an answer given before the request body was all read (a 413, a
-  // refused override, a backend that answered early) ends the connection, whose next bytes would
-  // be the rest of that body; left open, it would wait for a body nobody reads.
-  if (deps.isClosing(port) || (slot.respond === undefined && !req.complete)) headers.connection = 'close';
+  // An answer given before the request body was all read keeps the connection only for a short
+  // rest nobody took, as Go's server (the peer's) does (unread-body.ts).
+  let close = deps.isClosing(port);
+  if (!close && slot.respond === undefined && !req.complete) {
+    const ends = unreadBodyEndsConnection(req);
+    close = typeof ends === 'boolean' ? ends : await ends;
+  }
+  if (close) headers.connection = 'close';
   const final = health ? response : maybeGzip(method, req.headers, response);
 
   let status = final.status;
