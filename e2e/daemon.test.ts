@@ -116,6 +116,24 @@ export async function resolve(specifier, context, next) {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('config check passes a configuration with routes that can never serve, printing the warnings the daemon logs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portico-check-'));
+    const file = join(dir, 'never.hcl');
+    writeFileSync(
+      file,
+      'server {\n  access_control = ["ba"]\n  endpoint "/both" {\n    access_control = ["tok"]\n    allowed_methods = ["GET", "BREW"]\n    response { body = "x" }\n  }\n}\n' +
+        'definitions {\n  basic_auth "ba" { password = "pw" }\n  jwt "tok" {\n    signature_algorithm = "HS256"\n    key = "k"\n  }\n}\n',
+    );
+    const r = await runPortico(['config', 'check', file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('ok (2 warnings)');
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^warning: endpoint "/both" \\(${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3\\): allowed_methods BREW can never arrive`)),
+      `warning: endpoint "/both" (${file}:3) can never be passed: its access controls "ba" (basic_auth) and "tok" (jwt, a Bearer token) both read the Authorization header, which a request has once, so every request is refused with 401; read the jwt's token from another header, a cookie or token_value, or leave one of them out here (disable_access_control)`,
+    ]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('config check reports model errors of every kind in one run, in file order, with their positions', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'portico-check-'));
     writeFileSync(

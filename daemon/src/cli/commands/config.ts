@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { cliDataDir, gatewayEnvironment } from '../../gateway/config/token-key.js';
 import { loadGatewayConfig } from '../../gateway/config/load.js';
+import { routeWarnings } from '../../gateway/config/route-warnings.js';
 import { UsageError } from '../../core/errors.js';
 import { DEFAULT_CONTROL_ADDR } from '../../core/settings.js';
 import { connectControl, describeCallError } from '../control-client.js';
@@ -55,14 +56,14 @@ async function checkCommand(argv: string[]): Promise<number> {
     console.log(
       'Usage: portico config check FILE...\n\nLoads the files together as one configuration, merged in order (a directory stands for\n' +
         'its *.hcl files), as the daemon would; prints every problem with its position (file:line,col),\n' +
-        'the cause of a syntax error first, each with the lines around it and a caret under the\nproblem, and exits 1 when any is an error, else prints ok.',
+        'the cause of a syntax error first, each with the lines around it and a caret under the\nproblem, and exits 1 when any is an error, else prints the warnings the daemon would log\n(routes that load but can never serve) and ok.',
     );
     return 0;
   }
   const unknown = argv.find((a) => a.startsWith('-'));
   if (unknown) throw new UsageError(`unknown option '${unknown}' for 'config check'`, 'Usage: portico config check FILE...');
   if (argv.length === 0) throw new UsageError("'config check' needs at least one FILE", 'Usage: portico config check FILE...');
-  const { diagnostics, texts } = await loadGatewayConfig(argv, gatewayEnvironment(process.env, cliDataDir(process.env)));
+  const { config, diagnostics, texts } = await loadGatewayConfig(argv, gatewayEnvironment(process.env, cliDataDir(process.env)));
   // Your own files, read here: the lines are shown as they are (the consoles hide secret values).
   printDiagnostics(
     diagnostics.map((d) => {
@@ -71,7 +72,10 @@ async function checkCommand(argv: string[]): Promise<number> {
     }),
   );
   if (diagnostics.some((d) => d.severity === 'error')) return 1;
-  console.log('ok');
+  // Routes that load but can never serve: the daemon logs the same warnings at each apply.
+  const warnings = config ? routeWarnings(config) : [];
+  for (const warning of warnings) console.error(`warning: ${warning}`);
+  console.log(warnings.length === 0 ? 'ok' : `ok (${warnings.length} warning${warnings.length === 1 ? '' : 's'})`);
   return 0;
 }
 

@@ -4,7 +4,7 @@
  * configuration's BackendSet. Built aside on apply; requests capture the runtime they
  * arrive on and finish on it.
  */
-import { METHODS } from 'node:http';
+import { routeWarnings } from '../config/route-warnings.js';
 import type { ApiConfig, CorsConfig, EndpointConfig, FilesConfig, GatewayConfig, ServerConfig, SpaConfig } from '../config/model.js';
 import { type AccessSetOptions, createAccessControlSet } from '../access/access-set.js';
 import type { AccessControlSet, BackendSet, EndpointContext, EndpointHandler, GatewayResponse } from '../contracts.js';
@@ -69,34 +69,10 @@ export interface Runtime {
   readonly backends: BackendSet;
   readonly access: AccessControlSet;
   readonly ports: ReadonlyMap<number, PortRuntime>;
-  /** Warnings for the log: error_file templates that could not be used (their type's default serves instead), allowed methods no request can have. */
+  /** Warnings for the log: error_file templates that could not be used (their type's default serves instead), allowed methods no request can have, routes no request can pass. */
   readonly problems: readonly string[];
 }
 
-/**
- * Allowed methods no request can have: Node's HTTP parser knows a fixed list of methods
- * (`http.METHODS`) and answers 400 to any other before routing, so `allowed_methods = ["BREW"]`
- * loads (it is a valid token, as in the peer) but never serves; the same for the method keys of
- * a `beta_required_permission` object. One warning per endpoint and attribute.
- */
-function unreceivableMethods(config: GatewayConfig): string[] {
-  const out: string[] = [];
-  for (const server of config.servers) {
-    for (const endpoint of [...server.endpoints, ...server.apis.flatMap((a) => a.endpoints)]) {
-      const permission = endpoint.requiredPermission?.kind === 'static' ? endpoint.requiredPermission.value : null;
-      const keyed = permission !== null && typeof permission === 'object' ? Object.keys(permission).map((k) => k.toUpperCase()) : [];
-      for (const [attribute, methods] of [['allowed_methods', endpoint.allowedMethods], ['beta_required_permission', keyed]] as const) {
-        const never = methods.filter((m) => m !== '*' && !RECEIVABLE_METHODS.has(m));
-        if (never.length === 0) continue;
-        const { filename, start } = endpoint.range;
-        out.push(`endpoint ${JSON.stringify(endpoint.path)} (${filename}:${start.line}): ${attribute} ${never.join(', ')} can never arrive: the HTTP server's parser answers 400 to methods outside its list (${METHODS.join(' ')})`);
-      }
-    }
-  }
-  return out;
-}
-
-const RECEIVABLE_METHODS: ReadonlySet<string> = new Set(METHODS);
 
 /** `endpointHandler` compiles each endpoint route into the handler it needs (when it can). */
 export function buildRuntime(config: GatewayConfig, backends: BackendSet, access: AccessSetOptions = {}, endpointHandler?: EndpointHandler): Runtime {
@@ -114,7 +90,7 @@ export function buildRuntime(config: GatewayConfig, backends: BackendSet, access
     return template;
   };
 
-  problems.push(...unreceivableMethods(config));
+  problems.push(...routeWarnings(config));
   const ports = new Map<number, { byHost: Map<string, ServerRuntime>; fallback: ServerRuntime | null }>();
   for (const server of config.servers) {
     const compile = (api: ApiConfig | null, endpoint: EndpointConfig): RouteHandler | null => endpointHandler?.compile?.({ config, server, api, endpoint }) ?? null;
