@@ -224,12 +224,12 @@ export class GatewayServer implements ReloadTarget {
     try {
       for (const port of runtime.ports.keys()) {
         if (this.#listeners.has(port) && !this.#listeners.get(port)!.closing) continue;
-        opened.push(await this.#listen(port));
+        opened.push(await this.#listen(port, undefined, serversOn(config, port)));
       }
       if (config.settings.httpsDevProxy.length > 0) credentials = await this.#devCertificates.credentialsFor(devCertificateNames(config));
       for (const { tlsPort, plainPort } of config.settings.httpsDevProxy) {
         if (this.#tlsListeners.has(tlsPort) && !this.#tlsListeners.get(tlsPort)!.closing) continue;
-        opened.push(await this.#listen(plainPort, { listenPort: tlsPort, credentials: credentials! }));
+        opened.push(await this.#listen(plainPort, { listenPort: tlsPort, credentials: credentials! }, `https_dev_proxy "${tlsPort}:${plainPort}" of the settings block`));
       }
     } catch (error) {
       await undo();
@@ -273,8 +273,12 @@ export class GatewayServer implements ReloadTarget {
     }
   }
 
-  /** A plain listener for `port`, or with `tls` an https_dev_proxy listener on its TLS port that serves what `port` serves. */
-  #listen(port: number, tls?: { readonly listenPort: number; readonly credentials: DevCredentials }): Promise<Listener> {
+  /**
+   * A plain listener for `port`, or with `tls` an https_dev_proxy listener on its TLS port that
+   * serves what `port` serves. `owner` names what in the configuration asked for it, for the
+   * error when the port cannot be had.
+   */
+  #listen(port: number, tls: { readonly listenPort: number; readonly credentials: DevCredentials } | undefined, owner: string): Promise<Listener> {
     const host = this.#options.listenHost;
     const options = nodeServerOptions(this.#limits);
     // A client that never finishes its TLS handshake is held no longer than one that never finishes its headers.
@@ -291,7 +295,7 @@ export class GatewayServer implements ReloadTarget {
     return new Promise<Listener>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException): void => {
         const where = `${host ?? '*'}:${listenPort}`;
-        const hint = error.code === 'EADDRINUSE' ? 'another process (or server block) already listens there; free the port or change the hosts of the server' : error.code === 'EACCES' ? 'the daemon may not bind this port; use a port above 1023 or grant the capability' : 'check the hosts of the server blocks';
+        const hint = error.code === 'EADDRINUSE' ? `another process (or server block) already listens there; free the port or change ${owner}` : error.code === 'EACCES' ? `the daemon may not bind this port; use a port above 1023 in ${owner} or grant the capability` : `check ${owner}`;
         reject(new Error(`gateway: cannot listen on ${where}: ${error.code ?? error.message}; ${hint}.`, { cause: error }));
       };
       server.once('error', onError);
@@ -506,4 +510,11 @@ export class GatewayServer implements ReloadTarget {
     }
     await Promise.all(this.#backendCloses);
   }
+}
+
+/** The hosts of the server blocks that listen on `port`, with where each block is (`hosts of server "a" (portico.hcl:12)`). */
+function serversOn(config: GatewayConfig, port: number): string {
+  const servers = config.servers.filter((server) => server.hosts.some((h) => h.port === port));
+  const named = servers.map((server) => `${server.name === null ? 'server' : `server ${JSON.stringify(server.name)}`} (${server.range.filename}:${server.range.start.line})`);
+  return named.length === 0 ? 'the hosts of the server blocks' : `the hosts of ${named.join(' and ')}`;
 }

@@ -248,9 +248,11 @@ export class ConfigManager {
   #log(record: ReloadRecord): void {
     const fields = { reload: record.id, trigger: record.trigger, duration_ms: record.durationMs };
     const { logger } = this.#options;
+    // A refused configuration leaves the active one; at start there is none yet.
+    const keeps = this.#active ? '; the previous one keeps serving' : '';
     if (record.result === 'applied') logger.info(`gateway configuration applied (${record.trigger}): ${record.diff?.summary ?? ''}`, fields);
-    else if (record.result === 'failed') logger.error(`gateway configuration not applied (${record.trigger}): ${record.error ?? ''}; the previous one keeps serving`, fields);
-    else logger.error(`gateway configuration rejected (${record.trigger}); the previous one keeps serving:\n${errorLines(record.diagnostics).join('\n')}`, fields);
+    else if (record.result === 'failed') logger.error(`gateway configuration not applied (${record.trigger}): ${record.error ?? ''}${keeps}`, fields);
+    else logger.error(`gateway configuration rejected (${record.trigger})${keeps}:\n${errorLines(record.diagnostics).join('\n')}`, fields);
   }
 
   /** Watches the configuration files, the directories given, every file the applied configuration references, and `extra`. */

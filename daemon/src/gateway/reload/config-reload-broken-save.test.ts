@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configText, join, startManager, tempDir, writeFileSync } from './testing/config-files.js';
+import { configText, join, MemoryLogger, RecordingTarget, startManager, tempDir, writeFileSync } from './testing/config-files.js';
 
 describe('a broken save', () => {
   it('keeps the old configuration serving and records the diagnostics with their position', async () => {
@@ -57,13 +57,25 @@ describe('a broken save', () => {
     const dir = tempDir();
     const file = join(dir, 'portico.hcl');
     writeFileSync(file, configText(['/a']));
-    const { manager, target } = await startManager([file]);
+    const { manager, target, logger } = await startManager([file]);
     target.failWith = 'listen EADDRINUSE: address already in use 0.0.0.0:8080';
     writeFileSync(file, configText(['/b']));
     await expect.poll(() => manager.history()[0]?.result).toBe('failed');
     expect(manager.history()[0]!.error).toBe('listen EADDRINUSE: address already in use 0.0.0.0:8080');
+    expect(logger.lines.filter((l) => l.level === 'error').map((l) => l.message)).toEqual(['gateway configuration not applied (file): listen EADDRINUSE: address already in use 0.0.0.0:8080; the previous one keeps serving']);
     expect(manager.config?.servers[0]?.endpoints.map((e) => e.path)).toEqual(['/a']);
     expect(target.paths()).toEqual(['/a']);
+  });
+
+  it('at start, with nothing serving yet, does not say a previous configuration keeps serving', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'portico.hcl');
+    writeFileSync(file, configText(['/a']));
+    const target = new RecordingTarget();
+    target.failWith = 'gateway: cannot listen on *:8080: EADDRINUSE';
+    const logger = new MemoryLogger();
+    await expect(startManager([file], { target, logger })).rejects.toThrow('EADDRINUSE');
+    expect(logger.lines.filter((l) => l.level === 'error').map((l) => l.message)).toEqual(['gateway configuration not applied (start): gateway: cannot listen on *:8080: EADDRINUSE']);
   });
 
   it('refuses to start on a bad configuration, with every diagnostic and its lines as config check prints them', async () => {

@@ -83,7 +83,7 @@ export class MemoryLogger implements ReloadLogger {
 /** A started manager over `files` (stopped after the test). */
 export async function startManager(files: string[], options: Partial<ConfigManagerOptions> = {}): Promise<{ manager: ConfigManager; target: RecordingTarget; logger: MemoryLogger }> {
   const target = (options.target as RecordingTarget | undefined) ?? new RecordingTarget();
-  const logger = new MemoryLogger();
+  const logger = (options.logger as MemoryLogger | undefined) ?? new MemoryLogger();
   const manager = new ConfigManager({ files, env: {}, target, logger, ...options });
   cleanups.push(() => manager.stop());
   await manager.start();
