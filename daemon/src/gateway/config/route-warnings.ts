@@ -3,12 +3,12 @@
  * `portico config check` prints. Neither leaves a route unprotected, and the peer loads both.
  */
 import { METHODS } from 'node:http';
-import { authorizationConflicts } from '../access/authorization-conflicts.js';
+import { accessWarnings } from '../access/access-warnings.js';
 import type { GatewayConfig } from './model.js';
 
 /** Every warning of `config`, one line each, naming the route, its file and line. */
 export function routeWarnings(config: GatewayConfig): string[] {
-  return [...unreceivableMethods(config), ...authorizationConflicts(config)];
+  return [...unreceivableMethods(config), ...accessWarnings(config)];
 }
 
 /**

@@ -4,8 +4,8 @@ import { send, startGateway } from '../http/testing/test-gateway.js';
 
 const BASIC = `Basic ${Buffer.from('ann:pw').toString('base64')}`;
 
-describe('routes whose access controls read Basic and Bearer credentials from the one Authorization header', () => {
-  it('load, refuse every request with 401, and each apply warns naming every such route and where it is', async () => {
+describe('warnings of routes no request can pass', () => {
+  it('a basic_auth and a Bearer jwt on one route (the one Authorization header) load, refuse every request with 401, and each apply warns naming every such route and where it is', async () => {
     const gw = await startGateway({
       'portico.hcl': `
 server {
@@ -67,5 +67,44 @@ definitions {
     expect((await send(gw.url(), '/basic-only', { headers: { authorization: BASIC } })).status).toBe(200);
     expect((await send(gw.url(), '/cookie-jwt', { headers: { authorization: BASIC } })).status).toBe(401);
     expect((await send(gw.url(), '/api/b', { headers: { authorization: BASIC } })).status).toBe(401);
+  });
+
+  it('a basic_auth with no password and no htpasswd user (an unset variable, an empty file) loads, refuses every request, and is named with the routes it guards', async () => {
+    const gw = await startGateway(
+      {
+        'portico.hcl': `
+server {
+  hosts = ["*:0"]
+  endpoint "/x" {
+    access_control = ["ba"]
+    response { body = "x" }
+  }
+  endpoint "/y" {
+    access_control = ["ba", "file"]
+    response { body = "y" }
+  }
+}
+definitions {
+  basic_auth "ba" {
+    user = "ann"
+    password = env.BA_PASSWORD
+  }
+  basic_auth "file" {
+    htpasswd_file = "users.htpasswd"
+  }
+  basic_auth "unused" {
+    user = "bob"
+  }
+}
+`,
+        'users.htpasswd': '# no users yet\n',
+      },
+      { endpointHandler: createEndpointHandler() },
+    );
+    expect(gw.lines.filter((l) => l.startsWith('WARN'))).toEqual([
+      expect.stringMatching(/^WARN basic_auth "ba" \(.*portico\.hcl:14\) admits no one: it has no password and no htpasswd_file, so the routes it guards \(endpoint "\/x", endpoint "\/y"\) refuse every request with 401; set its password \(an environment variable it reads may be unset\) or list users in an htpasswd_file$/),
+      expect.stringMatching(/^WARN basic_auth "file" \(.*portico\.hcl:18\) admits no one: it has no password and its htpasswd_file .*users\.htpasswd names no user, so the route it guards \(endpoint "\/y"\) refuses every request with 401; /),
+    ]);
+    expect((await send(gw.url(), '/x', { headers: { authorization: `Basic ${Buffer.from('ann:').toString('base64')}` } })).status).toBe(401);
   });
 });
