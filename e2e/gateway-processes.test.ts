@@ -197,9 +197,13 @@ describe('several gateway serving processes (PORTICO_GATEWAY_PROCESSES=2)', () =
     const clients = await connections(setup);
     expect(new Set(clients.map((c) => c.pid))).toEqual(new Set(pids));
 
-    writeFileSync(setup.file, configText('v2', setup.origin.port, setup.metricsPort));
+    // With a method no request can have: every process applies it, one of them says so.
+    writeFileSync(setup.file, configText('v2', setup.origin.port, setup.metricsPort).replace('endpoint "/version" {', 'endpoint "/version" {\n    allowed_methods = ["GET", "BREW"]'));
     await waitUntil(async () => (await Promise.all(clients.map((c) => c.get('/version')))).every((r) => r.text === 'v2'), 10_000, () => 'not every process serves v2');
     expect(await lastReload(setup.daemon)).toMatchObject({ result: 'applied' });
+    await waitUntil(() => setup.daemon.logs().includes('BREW can never arrive'), 5000, () => 'no warning of the method');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(setup.daemon.logs().match(/BREW can never arrive/g)).toHaveLength(1);
 
     // Rejected: the daemon validates before any process sees it.
     writeFileSync(setup.file, configText('v3', setup.origin.port, setup.metricsPort).replace('endpoint "/version" {', 'endpoint "/version" {\n    bogus = 1'));

@@ -46,6 +46,8 @@ export interface GatewayServerOptions {
   readonly limits?: Partial<FrontLimits>;
   /** Where the https_dev_proxy certificate is kept (the data dir); in memory only when unset. */
   readonly devCertificateDir?: string;
+  /** False in every serving process but the first: the configuration's warnings are the same in each (default true). */
+  readonly logsConfigWarnings?: boolean;
 }
 
 interface Listener {
@@ -261,7 +263,7 @@ export class GatewayServer implements ReloadTarget {
     const previous = this.#current;
     this.#current = { runtime, inflight: 0, retired: false, released: false };
     if (isConfigurableLogSink(this.#logSink)) this.#logSink.configure(logSinkSettings(config.settings));
-    for (const problem of runtime.problems) this.#options.logger.warn(problem);
+    if (this.#options.logsConfigWarnings !== false) for (const problem of runtime.problems) this.#options.logger.warn(problem);
 
     for (const [port, listener] of this.#listeners) {
       if (!runtime.ports.has(port)) void this.#closeListener(listener).then(() => this.#listeners.get(port) === listener && this.#listeners.delete(port));

@@ -78,6 +78,8 @@ function startServing(init: ServingInit): { handle(message: ToServing): void } {
     logSink,
     logger,
     shutdownDelayMs: init.shutdownDelayMs,
+    // The same configuration's warnings (routes that can never serve, an unusable error_file) once, not once per process.
+    logsConfigWarnings: init.index === 1,
     shutdownTimeoutMs: init.shutdownTimeoutMs,
     limits: init.limits,
     devCertificateDir: init.dataDir,
