@@ -189,7 +189,7 @@ export interface AccessDenial {
   /** The access control that refused, or null for a permission check. */
   readonly label: string | null;
   readonly server: string | null;
-  /** The endpoint path (`/api/v1/**`), or the files/spa base path; null when neither. */
+  /** The route as the Config view names it: the endpoint path (`/api/v1/**`), `<base_path>/**` of a files block, a spa's paths; null when none. */
   readonly endpoint: string | null;
   readonly method: string;
   /** The request path without its query. */

@@ -206,5 +206,11 @@ definitions {
     expect([app.status, await app.text()]).toEqual([200, '<h1>index</h1>']);
     // basic_auth answers are not marked private (only jwt's are).
     expect(app.headers.get('cache-control') ?? '').not.toContain('private');
+    // The consoles are told of each refusal with the route as their Config view names it.
+    expect(gw.denials.map((d) => [d.label, d.endpoint, d.path])).toEqual([
+      ['ba', '/docs/**', '/docs/page.txt'],
+      ['ba', '/docs/**', '/docs/missing.txt'],
+      ['handled', '/app/**', '/app/some/route'],
+    ]);
   });
 });

@@ -108,7 +108,8 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   }
 
   if (log.denial && deps.onAccessDenied) {
-    const endpoint = placement.endpoint?.path ?? placement.files?.basePath ?? placement.spa?.basePath ?? null;
+    // The route as the Config view of the consoles names it (control/routes-view.ts).
+    const endpoint = placement.endpoint?.path ?? (placement.files ? `${placement.files.basePath.replace(/\/$/, '')}/**` : null) ?? placement.spa?.paths.join(', ') ?? null;
     deps.onAccessDenied({ at: new Date(startedAt).toISOString(), type: log.denial.type, label: log.denial.label, server: placement.server?.name ?? null, endpoint, method, path, clientIp: info.clientIp });
   }
 
