@@ -1,5 +1,6 @@
 import type { LoginStatus } from '../access/access-check.js';
 import type { AccessControl, AccessControlConfig, GatewayConfig, JwtConfig } from '../config/model.js';
+import { joinPaths } from '../router/path-pattern.js';
 import type { AccessControlView, LoginView, RouteView, RoutesView } from './control-types.js';
 
 const STATIC_METHODS = ['GET', 'HEAD'];
@@ -20,7 +21,7 @@ export function routesView(config: GatewayConfig | null, logins: readonly LoginS
       const permission = p === null ? null : p.kind === 'expr' ? 'expression' : typeof p.value === 'string' ? p.value : { ...p.value };
       routes.push({ server: name, kind: 'endpoint', path: endpoint.path, methods: [...endpoint.allowedMethods], guards: guards(endpoint.access), permission });
     }
-    for (const files of server.files) routes.push({ server: name, kind: 'files', path: `${files.basePath.replace(/\/$/, '')}/**`, methods: STATIC_METHODS, guards: guards(files.access), permission: null });
+    for (const files of server.files) routes.push({ server: name, kind: 'files', path: joinPaths(files.basePath, '/**'), methods: STATIC_METHODS, guards: guards(files.access), permission: null });
     for (const spa of server.spas) for (const path of spa.paths) routes.push({ server: name, kind: 'spa', path, methods: STATIC_METHODS, guards: guards(spa.access), permission: null });
   }
   routes.sort((a, b) => a.path.localeCompare(b.path));
