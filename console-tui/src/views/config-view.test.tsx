@@ -47,11 +47,13 @@ describe('config view', () => {
     const term = await consoleOn([file]);
     await expect.poll(() => term.text()).toContain('✓ applied (start)');
     await term.press('a');
-    await expect.poll(() => term.text()).toContain('routes (3, 1 open) and their access controls');
+    await expect.poll(() => term.text()).toContain('routes (4, 1 open) and their access controls');
     expect(term.text()).toContain('ops (basic_auth): password, realm "ops"');
     expect(term.text()).toContain('tok (jwt): Authorization bearer, HS256 key');
     expect(term.text()).toMatch(/\/a\s+endpoint\s+\*\s+ops\n/);
     expect(term.text()).toMatch(/\/api\/items\s+endpoint\s+\*\s+ops, tok · permission read/);
+    // The api's paths no route takes: 404 once its guards pass.
+    expect(term.text()).toMatch(/\/api\/\*\*\s+unrouted\s+\*\s+ops, tok\n/);
     expect(term.text()).toMatch(/\/public\s+endpoint\s+\*\s+open/);
     expect(term.text()).not.toMatch(/secret/);
     fits(term);

@@ -271,6 +271,13 @@ export interface EndpointContext {
   readonly signal: AbortSignal;
   /** The same cancellation without an AbortSignal, for the hot path (backend requests). */
   readonly cancel?: RequestCancel;
+  /**
+   * The endpoint's method check (405 for a method it does not take, or names by override), left
+   * to the handler to run once the access controls passed, as the peer: a refusal before them
+   * would tell a client without credentials which methods the route takes. Null when nothing is
+   * left to check (the route has no access controls, or the method and overrides are allowed).
+   */
+  readonly methodCheck?: (() => void) | null;
 }
 
 export interface GatewayResponse {

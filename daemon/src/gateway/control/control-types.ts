@@ -173,7 +173,8 @@ export interface LoginView {
 /** A route of the serving configuration with what guards it after inheritance and disable_access_control. */
 export interface RouteView {
   server: string | null;
-  kind: 'endpoint' | 'files' | 'spa';
+  /** `unrouted`: the paths under a protected api's base path that no route takes (404 once its guards pass). */
+  kind: 'endpoint' | 'files' | 'spa' | 'unrouted';
   /** Path pattern after joining base paths, e.g. `/api/v1/**`. */
   path: string;
   methods: string[];

@@ -40,6 +40,8 @@ definitions {
     const view = routesView(config);
     expect(view.routes).toEqual([
       { server: 'edge', kind: 'files', path: '/**', methods: ['GET', 'HEAD'], guards: [], permission: null },
+      // The api's paths no route takes: 404 only after its guards (config/unrouted.ts).
+      { server: 'edge', kind: 'unrouted', path: '/api/**', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], guards: [{ label: 'ops', kind: 'basic_auth' }, { label: 'tok', kind: 'jwt' }], permission: null },
       { server: 'edge', kind: 'endpoint', path: '/api/items', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], guards: [{ label: 'ops', kind: 'basic_auth' }, { label: 'tok', kind: 'jwt' }], permission: { GET: 'read' } },
       { server: 'edge', kind: 'endpoint', path: '/status', methods: ['GET'], guards: [{ label: 'ops', kind: 'basic_auth' }], permission: null },
     ]);

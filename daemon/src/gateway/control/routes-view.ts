@@ -1,6 +1,7 @@
 import type { LoginStatus } from '../access/access-check.js';
 import type { AccessControl, AccessControlConfig, GatewayConfig, JwtConfig } from '../config/model.js';
 import { joinPaths } from '../router/path-pattern.js';
+import { unroutedGuards } from '../config/unrouted.js';
 import type { AccessControlView, LoginView, RouteView, RoutesView } from './control-types.js';
 
 const STATIC_METHODS = ['GET', 'HEAD'];
@@ -23,6 +24,7 @@ export function routesView(config: GatewayConfig | null, logins: readonly LoginS
     }
     for (const files of server.files) routes.push({ server: name, kind: 'files', path: joinPaths(files.basePath, '/**'), methods: STATIC_METHODS, guards: guards(files.access), permission: null });
     for (const spa of server.spas) for (const path of spa.paths) routes.push({ server: name, kind: 'spa', path, methods: STATIC_METHODS, guards: guards(spa.access), permission: null });
+    for (const { api, path } of unroutedGuards(server)) routes.push({ server: name, kind: 'unrouted', path, methods: [...api.allowedMethods], guards: guards(api.access), permission: null });
   }
   routes.sort((a, b) => a.path.localeCompare(b.path));
   return { routes, accessControls: Object.values(config.accessControls).map((ac) => accessControlView(ac, logins.find((l) => l.label === ac.label) ?? null)) };

@@ -87,6 +87,8 @@ interface EndpointRun {
   readonly env: BodyEnv;
   /** An access control refused and its error handler answered. */
   refused: boolean;
+  /** The check of the methods a form body names by `_method`, run with the request's own (checkMethods). */
+  bodyMethodCheck: (() => void) | null;
 }
 
 /** A step of an endpoint's chain: does its part and runs the rest (`next`), or answers itself. */
@@ -104,6 +106,7 @@ function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logge
   if (plan.loginLabels.size > 0) steps.push(prepareLogins(plan.loginLabels));
   if (plan.clientBody || plan.formModifiers || plan.formMethodOverride) steps.push(bufferClientBody(plan));
   if (labels.length > 0) steps.push(accessControls(labels, logger));
+  if (labels.length > 0 || plan.formMethodOverride) steps.push(checkMethods);
   const run = compose(steps, (endpointRun) => runEndpointBody(endpointRun, logger));
   // Contexts whose modifiers are all unset change nothing: left out.
   const outer: Modifiers[] = [server.modifiers, ...(api ? [api.modifiers] : [])].filter((m) => !unmodified(m));
@@ -111,7 +114,7 @@ function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logge
     ctx.log.handler = 'endpoint';
     // Its signal is made only when a step reads the body or a response, or an access control needs it.
     const env = new EndpointBodyEnv(ctx, scope, plan);
-    const state: EndpointRun = { ctx, scope, env, refused: false };
+    const state: EndpointRun = { ctx, scope, env, refused: false, bodyMethodCheck: null };
     const outcome = await run(state);
     return finishOutcome(outcome, outer, scope, ctx, logger, !state.refused && labels.length > 0 && ctx.access.privateCaching(labels));
   };
@@ -134,9 +137,9 @@ function prepareLogins(labels: ReadonlySet<string>): EndpointStep {
 
 /**
  * Buffers the client body when an expression reads it, or a urlencoded POST's for the form
- * modifiers or to check the methods its `_method` fields name (before the access controls, as
- * the head's overrides are checked before them). A multipart POST's `_method` fields are read
- * from the buffered body, or else on the body's way to the backend (an upload stays streamed).
+ * modifiers or to check the methods its `_method` fields name (checked with the head's, after
+ * the access controls: checkMethods). A multipart POST's `_method` fields are read from the
+ * buffered body, or else on the body's way to the backend (an upload stays streamed).
  */
 function bufferClientBody(plan: BodyPlan): EndpointStep {
   return async function bufferClientBodyStep(run, next) {
@@ -159,7 +162,7 @@ function bufferClientBody(plan: BodyPlan): EndpointStep {
       }
       if (overrides.length > 0) {
         scope.setBodyMethodOverrides(overrides);
-        refusedAsOverride(ctx.log, () => checkOverridesAllowed(overrides, allowed));
+        run.bodyMethodCheck = () => refusedAsOverride(ctx.log, () => checkOverridesAllowed(overrides, allowed));
       }
     }
     return next(run);
@@ -175,6 +178,17 @@ function guardedBody(ctx: EndpointContext, check: (override: MethodOverride) => 
     if (!incoming.complete) guard.destroy(new GatewayError('client_request', 'the client closed the connection before its body ended'));
   });
   return guard;
+}
+
+/**
+ * The methods, once the access controls passed (docs/gateway.md, "Order"): the request's own and
+ * those named by override in its head (left by the dispatch as `methodCheck`) or form body. A
+ * refusal (405) is thrown past the endpoint's error handlers, as one before the endpoint would be.
+ */
+function checkMethods(run: EndpointRun, next: (run: EndpointRun) => Promise<BodyOutcome>): Promise<BodyOutcome> {
+  run.ctx.methodCheck?.();
+  run.bodyMethodCheck?.();
+  return next(run);
 }
 
 /** The endpoint's access controls: a refusal answered by an error handler ends the chain here. */

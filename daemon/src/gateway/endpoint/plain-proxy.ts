@@ -241,6 +241,8 @@ function plainProxyHandler(plain: PlainProxy): (ctx: EndpointContext) => Promise
         const outcome = await answerRefusal(thrown, new EndpointBodyEnv(ctx, scope!, failures.plan), failures.logger);
         return finishOutcome(outcome, failures.outer, scope!, ctx, failures.logger, false);
       }
+      // As the general path (checkMethods): the methods once the controls passed, past the error handlers.
+      ctx.methodCheck?.();
     }
     let response: BackendResponse;
     try {

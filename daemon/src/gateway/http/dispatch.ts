@@ -17,6 +17,7 @@ import type { RequestLifetime } from './request-lifetime.js';
 import { hostName } from './forwarded-url.js';
 import { underBasePath, type RouteTarget, type Runtime, type ServerRuntime } from './runtime.js';
 import { routingPath } from '../router/path-router.js';
+import { joinPaths } from '../router/path-pattern.js';
 import { bootstrapResponse, serveFile, STATIC_METHODS } from './static-files.js';
 
 /** Where the request landed: what the log line and the error rendering need. */
@@ -26,6 +27,8 @@ export interface Placement {
   endpoint: EndpointConfig | null;
   files: FilesConfig | null;
   spa: SpaConfig | null;
+  /** The route taken, as the Config view of the consoles names it (control/routes-view.ts); null before one is. */
+  route: string | null;
   template: ErrorTemplate;
   cors: CorsConfig | null;
   allowedMethods: readonly string[];
@@ -62,7 +65,7 @@ const NO_LOG_FIELDS: ServerConfig['customLogFields'] = Object.freeze([]);
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 export function emptyPlacement(): Placement {
-  return { server: null, api: null, endpoint: null, files: null, spa: null, template: DEFAULT_HTML_TEMPLATE, cors: null, allowedMethods: NO_METHODS, modifiers: NO_MODIFIERS, customLogFields: NO_LOG_FIELDS, pathParams: NO_PARAMS, wildcard: null };
+  return { server: null, api: null, endpoint: null, files: null, spa: null, route: null, template: DEFAULT_HTML_TEMPLATE, cors: null, allowedMethods: NO_METHODS, modifiers: NO_MODIFIERS, customLogFields: NO_LOG_FIELDS, pathParams: NO_PARAMS, wildcard: null };
 }
 
 export function selectServer(runtime: Runtime, port: number, host: string): ServerRuntime | null {
@@ -112,9 +115,10 @@ async function serveTargets(input: DispatchInput, srv: ServerRuntime, targets: r
       placeTarget(srv, target, placement);
       const preflight = answerPreflight(target.cors, method, request.headers);
       if (preflight) return preflight;
-      if (!STATIC_METHODS.includes(method)) throw methodNotAllowed(method, STATIC_METHODS);
-      const refused = await guard(input, srv, target.files, request);
+      // The methods once the access controls passed, as the peer: a client without credentials learns nothing of the route.
+      const refused = await guard(input, srv, target.files, target.files.basePath, request);
       if (refused) return refused;
+      if (!STATIC_METHODS.includes(method)) throw methodNotAllowed(method, STATIC_METHODS);
       const response = await serveFile({ documentRoot: target.files.documentRoot, rest: rest ?? '', path: input.path, search: input.search, method, headers: request.headers });
       if (response) {
         input.log.handler = 'files';
@@ -126,11 +130,20 @@ async function serveTargets(input: DispatchInput, srv: ServerRuntime, targets: r
       placeTarget(srv, target, placement);
       const preflight = answerPreflight(target.cors, method, request.headers);
       if (preflight) return preflight;
-      if (!STATIC_METHODS.includes(method)) throw methodNotAllowed(method, STATIC_METHODS);
-      const refused = await guard(input, srv, target.spa, request);
+      // The methods once the access controls passed, as the peer: a client without credentials learns nothing of the route.
+      const refused = await guard(input, srv, target.spa, target.spa.basePath, request);
       if (refused) return refused;
+      if (!STATIC_METHODS.includes(method)) throw methodNotAllowed(method, STATIC_METHODS);
       input.log.handler = 'spa';
       return privateCaching(input, target.spa.access.effective, await bootstrapResponse(target.spa.bootstrapFile, method, request.headers));
+    }
+    if (target.kind === 'unrouted') {
+      placeTarget(srv, target, placement);
+      const preflight = answerPreflight(target.cors, method, request.headers);
+      if (preflight) return preflight;
+      const refused = await guard(input, srv, target.api, target.path, request);
+      if (refused) return refused;
+      throw new GatewayError('route_not_found', `no route for ${input.path}`);
     }
     return serveEndpoint(input, srv, target, request, placement);
   }
@@ -146,12 +159,28 @@ function serveEndpoint(input: DispatchInput, srv: ServerRuntime, target: Endpoin
   const method = request.method;
   const preflight = answerPreflight(target.cors, method, request.headers);
   if (preflight) return Promise.resolve(preflight);
-  if (!endpoint.allowedMethods.includes(method)) throw methodNotAllowed(method, endpoint.allowedMethods);
-  const overrides = methodOverrides(request);
-  if (overrides.length > 0) refusedAsOverride(input.log, () => checkOverridesAllowed(overrides, endpoint.allowedMethods));
+  // A route with access controls checks the methods once they passed (its handler runs the check).
+  const check = methodCheck(input.log, request, endpoint.allowedMethods);
+  const guarded = endpoint.access.effective.length > 0;
+  if (check !== null && !guarded) check();
   input.log.handler ??= 'endpoint';
-  const ctx = new RouteContext(input, srv.server, api, endpoint, request);
+  const ctx = new RouteContext(input, srv.server, api, endpoint, request, guarded ? check : null);
   return input.compiled && target.handle !== null ? target.handle(ctx) : input.endpointHandler.handle(ctx);
+}
+
+/**
+ * The check of a request's method and the methods it names by override against the endpoint's
+ * `allowed_methods` (405); null when there is nothing to check.
+ */
+function methodCheck(log: AccessLogFields, request: RequestInfo, allowed: readonly string[]): (() => void) | null {
+  const method = request.method;
+  const refused = !allowed.includes(method);
+  const overrides = methodOverrides(request);
+  if (!refused && overrides.length === 0) return null;
+  return () => {
+    if (refused) throw methodNotAllowed(method, allowed);
+    refusedAsOverride(log, () => checkOverridesAllowed(overrides, allowed));
+  };
 }
 
 /**
@@ -176,6 +205,7 @@ class RouteContext implements EndpointContext {
     readonly api: ApiConfig | null,
     readonly endpoint: EndpointConfig,
     readonly request: RequestInfo,
+    readonly methodCheck: (() => void) | null,
   ) {
     this.config = input.runtime.config;
     this.access = input.runtime.access;
@@ -191,14 +221,14 @@ class RouteContext implements EndpointContext {
   }
 }
 
-/** A files or spa block's access controls, run by the endpoint handler (it runs their error handlers). */
-function guard(input: DispatchInput, srv: ServerRuntime, block: FilesConfig | SpaConfig, request: RequestInfo): Promise<GatewayResponse | null> {
+/** A files, spa or api block's access controls, run by the endpoint handler (it runs their error handlers); `path` names the route in logs and denials. */
+function guard(input: DispatchInput, srv: ServerRuntime, block: FilesConfig | SpaConfig | ApiConfig, path: string, request: RequestInfo): Promise<GatewayResponse | null> {
   if (block.access.effective.length === 0) return Promise.resolve(null);
   return input.endpointHandler.guard({
     config: input.runtime.config,
     access: input.runtime.access,
     server: srv.server,
-    path: block.basePath,
+    path,
     blockAccess: block.access,
     customLogFields: block.customLogFields,
     request,
@@ -243,18 +273,25 @@ function placeTarget(srv: ServerRuntime, target: RouteTarget, placement: Placeme
   placement.endpoint = null;
   if (target.kind === 'files') {
     placement.files = target.files;
+    placement.route = joinPaths(target.files.basePath, '/**');
     placement.allowedMethods = STATIC_METHODS;
     placement.modifiers = [srv.server.modifiers, target.files.modifiers];
     placement.customLogFields = target.files.customLogFields;
     // Inside an api's base path errors stay JSON; otherwise the files block's template.
     if (!placement.api) placement.template = srv.filesTemplates.get(target.files) ?? srv.template;
+  } else if (target.kind === 'unrouted') {
+    // Errors in the format of the api the path is under (placeInServer placed it).
+    placement.route = target.path;
+    placement.allowedMethods = target.api.allowedMethods;
   } else if (target.kind === 'spa') {
     placement.spa = target.spa;
+    placement.route = target.spa.paths.join(', ');
     placement.allowedMethods = STATIC_METHODS;
     placement.modifiers = [srv.server.modifiers, target.spa.modifiers];
     placement.customLogFields = target.spa.customLogFields;
   } else {
     placement.endpoint = target.endpoint;
+    placement.route = target.endpoint.path;
     placement.api = target.api;
     placement.allowedMethods = target.endpoint.allowedMethods;
     // The endpoint handler applies server, api and endpoint modifiers to its responses.

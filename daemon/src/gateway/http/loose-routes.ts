@@ -53,6 +53,8 @@ function targetGuard(target: RouteTarget): Guard {
     const none = permission === null || (permission.kind === 'static' && permission.value === '');
     return { labels: new Set(endpoint.access.effective), permissions: new Set(none ? [] : [permission]), methods: new Set(endpoint.allowedMethods) };
   }
+  // A protected api's unrouted paths: its controls, any method (each gets its 401 or 404).
+  if (target.kind === 'unrouted') return { labels: new Set(target.api.access.effective), permissions: new Set(), methods: new Set(STANDARD_METHODS) };
   const access = target.kind === 'files' ? target.files.access : target.spa.access;
   return { labels: new Set(access.effective), permissions: new Set(), methods: new Set(STATIC_METHODS) };
 }

@@ -22,7 +22,6 @@ import { requestIdFor } from './request-id.js';
 import { checkRequestLine, originForm, type FrontLimits } from './front-limits.js';
 import type { RequestLifetime } from './request-lifetime.js';
 import { checkRequestPath } from './request-path.js';
-import { joinPaths } from '../router/path-pattern.js';
 import { unreadBodyEndsConnection } from './unread-body.js';
 import type { Runtime } from './runtime.js';
 
@@ -109,9 +108,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
   }
 
   if (log.denial && deps.onAccessDenied) {
-    // The route as the Config view of the consoles names it (control/routes-view.ts).
-    const endpoint = placement.endpoint?.path ?? (placement.files ? joinPaths(placement.files.basePath, '/**') : null) ?? placement.spa?.paths.join(', ') ?? null;
-    deps.onAccessDenied({ at: new Date(startedAt).toISOString(), type: log.denial.type, label: log.denial.label, server: placement.server?.name ?? null, endpoint, method, path, clientIp: info.clientIp });
+    deps.onAccessDenied({ at: new Date(startedAt).toISOString(), type: log.denial.type, label: log.denial.label, server: placement.server?.name ?? null, endpoint: placement.route, method, path, clientIp: info.clientIp });
   }
 
   // The block's custom_log_fields, unless the endpoint handler evaluated them in its own scope.

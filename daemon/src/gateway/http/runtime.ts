@@ -5,6 +5,7 @@
  * arrive on and finish on it.
  */
 import { routeWarnings } from '../config/route-warnings.js';
+import { unroutedGuards } from '../config/unrouted.js';
 import type { ApiConfig, CorsConfig, EndpointConfig, FilesConfig, GatewayConfig, ServerConfig, SpaConfig } from '../config/model.js';
 import { type AccessSetOptions, createAccessControlSet } from '../access/access-set.js';
 import type { AccessControlSet, BackendSet, EndpointContext, EndpointHandler, GatewayResponse } from '../contracts.js';
@@ -24,12 +25,14 @@ export type RouteTarget =
       readonly handle: RouteHandler | null;
     }
   | { readonly kind: 'files'; readonly files: FilesConfig; readonly cors: CorsConfig | null }
-  | { readonly kind: 'spa'; readonly spa: SpaConfig; readonly cors: CorsConfig | null };
+  | { readonly kind: 'spa'; readonly spa: SpaConfig; readonly cors: CorsConfig | null }
+  /** A protected api's paths no route takes: its access controls, then 404 (config/unrouted.ts). */
+  | { readonly kind: 'unrouted'; readonly api: ApiConfig; readonly path: string; readonly cors: CorsConfig | null };
 
 type RouteHandler = (ctx: EndpointContext) => Promise<GatewayResponse>;
 
 /** The order in which a group's targets are tried. */
-const TARGET_RANK = { files: 0, endpoint: 1, spa: 2 } as const;
+const TARGET_RANK = { files: 0, endpoint: 1, spa: 2, unrouted: 3 } as const;
 
 /** Targets whose patterns route the same paths (e.g. files at `/` and a spa's `/**`): an existing file wins, then an endpoint, then the spa; kept in that order. */
 export interface RouteGroup {
@@ -132,6 +135,7 @@ function buildServer(server: ServerConfig, templateFor: (file: string | null, fa
   }
   for (const files of server.files) add(joinPaths(files.basePath, '/**'), { kind: 'files', files, cors: effectiveCors(server, files.cors) });
   for (const spa of server.spas) for (const path of spa.paths) add(path, { kind: 'spa', spa, cors: effectiveCors(server, spa.cors) });
+  for (const { api, path } of unroutedGuards(server)) add(path, { kind: 'unrouted', api, path, cors: effectiveCors(server, api.cors) });
 
   const serverTemplate = templateFor(server.errorFile, DEFAULT_HTML_TEMPLATE);
   const apis = server.apis

@@ -29,6 +29,8 @@ const realHandler = createEndpointHandler();
 export const echoEndpointHandler: EndpointHandler = {
   guard: (ctx) => realHandler.guard(ctx),
   async handle(ctx: EndpointContext): Promise<GatewayResponse> {
+    // It runs no access controls: the methods are checked at once.
+    ctx.methodCheck?.();
     const wanted = ctx.request.headers['x-test-error'];
     if (typeof wanted === 'string') throw new GatewayError(wanted as GatewayErrorKind, `test asked for ${wanted}: secret detail`);
     const response = ctx.endpoint.response;
