@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { AccessControl, ApiConfig, BackendConfig, CustomLogFields, EndpointConfig, GatewayConfig, ServerConfig } from './config/model.js';
+import type { AccessControl, ApiConfig, BackendConfig, CustomLogFields, Dyn, EndpointConfig, GatewayConfig, Permission, ServerConfig } from './config/model.js';
 import type { LoginStatus } from './access/access-check.js';
 import type { RequestScope } from './eval/request-scope.js';
 import type { AccessRecordInput } from './logs/access-record.js';
@@ -321,6 +321,8 @@ export interface GuardContext extends Omit<EndpointContext, 'endpoint' | 'api'> 
   /** The block's base path (files) or path pattern (spa), for logs and denials. */
   readonly path: string;
   readonly blockAccess: AccessControl;
+  /** An api's `beta_required_permission`, for its unrouted paths: checked once the controls passed. */
+  readonly requiredPermission?: Dyn<Permission> | null;
   /** The block's custom_log_fields: evaluated once its access controls ran, so they read `request.context`. */
   readonly customLogFields: CustomLogFields;
 }

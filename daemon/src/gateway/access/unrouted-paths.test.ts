@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { routesView } from '../control/routes-view.js';
 import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
@@ -172,6 +173,43 @@ definitions {
       expect(res.status, path).toBe(204);
       expect(res.headers.get('access-control-allow-origin'), path).toBe('https://app.example');
     }
+  });
+
+  it('checks the api permission once the controls passed: 403 without it, 404 with it', async () => {
+    const SECRET = 'unrouted-permission-secret-0123456789';
+    const gw = await startAccessGateway({
+      'portico.hcl': `
+server {
+  hosts = ["*:0"]
+  api {
+    base_path                = "/reports"
+    access_control           = ["tok"]
+    beta_required_permission = "read"
+    endpoint "/monthly" {
+      response { body = "monthly" }
+    }
+  }
+}
+definitions {
+  jwt "tok" {
+    signature_algorithm    = "HS256"
+    key                    = "${SECRET}"
+    beta_permissions_claim = "scope"
+  }
+}
+`,
+    });
+    const bearer = async (scope: string): Promise<Record<string, string>> => ({
+      authorization: `Bearer ${await new SignJWT({ scope }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1m').sign(new TextEncoder().encode(SECRET))}`,
+    });
+    const status = async (path: string, headers: Record<string, string> = {}): Promise<number> => (await fetch(gw.url(path), { headers })).status;
+    // Without the permission a route and a path with no route look the same to the token's holder too.
+    const writer = await bearer('write');
+    expect([await status('/reports/monthly', writer), await status('/reports/yearly', writer)]).toEqual([403, 403]);
+    const reader = await bearer('read');
+    expect([await status('/reports/monthly', reader), await status('/reports/yearly', reader)]).toEqual([200, 404]);
+    expect([await status('/reports/monthly'), await status('/reports/yearly')]).toEqual([401, 401]);
+    expect(gw.denials.filter((d) => d.path === '/reports/yearly').map((d) => d.type)).toEqual(['beta_insufficient_permissions', 'jwt_token_missing']);
   });
 
   it('refuses a path named in X-Original-URL under a protected api from an open route', async () => {

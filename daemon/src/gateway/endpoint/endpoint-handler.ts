@@ -61,7 +61,7 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
     guard: async function guardStatic(ctx: GuardContext): Promise<GatewayResponse | null> {
       const labels = ctx.blockAccess.effective;
       if (labels.length === 0) return null;
-      const endpoint = staticEndpoint(ctx.path, ctx.blockAccess);
+      const endpoint = staticEndpoint(ctx.path, ctx.blockAccess, ctx.requiredPermission ?? null);
       const scope = routeScope(ctx);
       const plan = bodyPlanFor(ctx.config, ctx.server, null, endpoint);
       if (plan.loginLabels.size > 0) await ctx.access.prepareLogins(plan.loginLabels, ctx.signal);
@@ -69,6 +69,8 @@ export function createEndpointHandler({ logger }: EndpointHandlerOptions = {}): 
       let refused: BodyOutcome | null;
       try {
         refused = await passAccessControls(labels, env, logger);
+        // An api's permission for its unrouted paths: its 403 (or 405) is thrown, as a route's before its blocks ran.
+        if (!refused && endpoint.requiredPermission !== null) checkPermission(env.ctx, scope);
       } finally {
         if (ctx.customLogFields.length > 0) ctx.log.blockCustom = evalCustomLogFields(ctx.customLogFields, scope, (error) => logCustomFieldsError(ctx.logSink, ctx.request.id, error));
       }
@@ -207,9 +209,12 @@ function runEndpointBody(run: EndpointRun, logger: ServeLogger | undefined): Pro
   return runWithHandlers(ctx.endpoint, ctx.api?.errorHandlers ?? [], env, () => checkPermission(ctx, scope), logger);
 }
 
-/** Files and spa blocks run their access controls' error handlers as an endpoint without blocks of its own. */
+/**
+ * Files and spa blocks (and a protected api's unrouted paths, with the api's permission) run
+ * their access controls' error handlers as an endpoint without blocks of its own.
+ */
 const staticEndpoints = new WeakMap<AccessControl, EndpointConfig>();
-function staticEndpoint(path: string, access: AccessControl): EndpointConfig {
+function staticEndpoint(path: string, access: AccessControl, requiredPermission: EndpointConfig['requiredPermission']): EndpointConfig {
   let endpoint = staticEndpoints.get(access);
   if (!endpoint) {
     endpoint = {
@@ -219,7 +224,7 @@ function staticEndpoint(path: string, access: AccessControl): EndpointConfig {
       allowedMethods: [],
       requestBodyLimit: 64 * 1024 * 1024,
       access,
-      requiredPermission: null,
+      requiredPermission,
       customLogFields: [],
       modifiers: NO_MODIFIERS,
       proxies: [],

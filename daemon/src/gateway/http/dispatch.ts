@@ -223,6 +223,7 @@ class RouteContext implements EndpointContext {
 
 /** A files, spa or api block's access controls, run by the endpoint handler (it runs their error handlers); `path` names the route in logs and denials. */
 function guard(input: DispatchInput, srv: ServerRuntime, block: FilesConfig | SpaConfig | ApiConfig, path: string, request: RequestInfo): Promise<GatewayResponse | null> {
+  const requiredPermission = 'requiredPermission' in block ? block.requiredPermission : null;
   if (block.access.effective.length === 0) return Promise.resolve(null);
   return input.endpointHandler.guard({
     config: input.runtime.config,
@@ -230,6 +231,7 @@ function guard(input: DispatchInput, srv: ServerRuntime, block: FilesConfig | Sp
     server: srv.server,
     path,
     blockAccess: block.access,
+    requiredPermission,
     customLogFields: block.customLogFields,
     request,
     incoming: input.incoming,
