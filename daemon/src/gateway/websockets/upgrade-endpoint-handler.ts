@@ -17,13 +17,26 @@ export function upgradeEndpointHandler(inner: EndpointHandler, connect: ConnectB
   return {
     guard: (ctx) => inner.guard(ctx),
     handle: async function handleUpgrade(ctx: EndpointContext): Promise<GatewayResponse> {
-      // Node does not parse the body of an upgrade request: it could not be forwarded.
-      if (hasClientBody(ctx.request.headers)) throw new GatewayError('client_request', 'a request asking for a protocol upgrade (Upgrade header) cannot carry a body');
       const proxy = websocketProxy(ctx.endpoint);
-      if (proxy === null || !isWebsocketUpgrade(ctx.request.headers)) return inner.handle(ctx);
-      checkHandshake(ctx.request);
+      const websocket = proxy !== null && isWebsocketUpgrade(ctx.request.headers);
+      const check = (): void => {
+        // Node does not parse the body of an upgrade request: it could not be forwarded.
+        if (hasClientBody(ctx.request.headers)) throw new GatewayError('client_request', 'a request asking for a protocol upgrade (Upgrade header) cannot carry a body');
+        if (websocket) checkHandshake(ctx.request);
+      };
+      // On a route with access controls, once they passed (with the methods), as the peer's order: a
+      // client without credentials learns nothing of the route, not even that it takes websockets.
+      const guarded = ctx.endpoint.access.effective.length > 0;
+      if (!guarded) check();
+      const methodCheck = guarded
+        ? (): void => {
+            ctx.methodCheck?.();
+            check();
+          }
+        : (ctx.methodCheck ?? null);
       // A spread copies own properties only: `signal` is a getter of the context's class.
-      return inner.handle({ ...ctx, signal: ctx.signal, backends: handshakeOnce(ctx.backends, proxy, (client, request) => connect(ctx, proxy, client, request)) });
+      if (!websocket) return inner.handle(guarded ? { ...ctx, signal: ctx.signal, methodCheck } : ctx);
+      return inner.handle({ ...ctx, signal: ctx.signal, methodCheck, backends: handshakeOnce(ctx.backends, proxy, (client, request) => connect(ctx, proxy, client, request)) });
     },
   };
 }

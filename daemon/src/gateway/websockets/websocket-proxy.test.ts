@@ -186,6 +186,31 @@ describe('websockets in proxy', () => {
     expect(backend.upgrades).toEqual([]);
   });
 
+  it('on a guarded route, checks the handshake and the body once the access controls passed (401 first)', async () => {
+    const backend = await startWsBackend();
+    const gw = await startWsGateway({
+      'portico.hcl': serverOn(
+        `  endpoint "/**" {\n    access_control = ["ba"]\n    proxy {\n      url = "${backend.origin}/**"\n      websockets = true\n    }\n  }`,
+        `  basic_auth "ba" {\n    user = "u"\n    password = "p"\n  }`,
+      ),
+    });
+    const send = (headers: Record<string, string>, body?: string): Promise<number> =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(gw.url('/echo'), { method: body === undefined ? 'GET' : 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', ...headers } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    // No Sec-WebSocket-Key, then a body: without credentials both are refused by the control.
+    expect(await send({})).toBe(401);
+    expect(await send({ 'content-length': '5' }, 'hello')).toBe(401);
+    expect(await send({ authorization: basic('u', 'p') })).toBe(400);
+    expect(await send({ authorization: basic('u', 'p'), 'content-length': '5' }, 'hello')).toBe(400);
+    expect(backend.upgrades).toEqual([]);
+  });
+
   it('logs a client that left before its handshake was answered as a client_request error, and closes the backend side', async () => {
     const backend = await startWsBackend();
     const real = createEndpointHandler();
