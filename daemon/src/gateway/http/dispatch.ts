@@ -17,7 +17,6 @@ import type { RequestLifetime } from './request-lifetime.js';
 import { hostName } from './forwarded-url.js';
 import { underBasePath, type RouteTarget, type Runtime, type ServerRuntime } from './runtime.js';
 import { routingPath } from '../router/path-router.js';
-import { joinPaths } from '../router/path-pattern.js';
 import { bootstrapResponse, serveFile, STATIC_METHODS } from './static-files.js';
 
 /** Where the request landed: what the log line and the error rendering need. */
@@ -141,7 +140,7 @@ async function serveTargets(input: DispatchInput, srv: ServerRuntime, targets: r
       placeTarget(srv, target, placement);
       const preflight = answerPreflight(target.cors, method, request.headers);
       if (preflight) return preflight;
-      const refused = await guard(input, srv, target.api, target.path, request);
+      const refused = await guard(input, srv, target.api, target.route, request);
       if (refused) return refused;
       throw new GatewayError('route_not_found', `no route for ${input.path}`);
     }
@@ -275,7 +274,7 @@ function placeTarget(srv: ServerRuntime, target: RouteTarget, placement: Placeme
   placement.endpoint = null;
   if (target.kind === 'files') {
     placement.files = target.files;
-    placement.route = joinPaths(target.files.basePath, '/**');
+    placement.route = target.route;
     placement.allowedMethods = STATIC_METHODS;
     placement.modifiers = [srv.server.modifiers, target.files.modifiers];
     placement.customLogFields = target.files.customLogFields;
@@ -283,11 +282,11 @@ function placeTarget(srv: ServerRuntime, target: RouteTarget, placement: Placeme
     if (!placement.api) placement.template = srv.filesTemplates.get(target.files) ?? srv.template;
   } else if (target.kind === 'unrouted') {
     // Errors in the format of the api the path is under (placeInServer placed it).
-    placement.route = target.path;
+    placement.route = target.route;
     placement.allowedMethods = target.api.allowedMethods;
   } else if (target.kind === 'spa') {
     placement.spa = target.spa;
-    placement.route = target.spa.paths.join(', ');
+    placement.route = target.route;
     placement.allowedMethods = STATIC_METHODS;
     placement.modifiers = [srv.server.modifiers, target.spa.modifiers];
     placement.customLogFields = target.spa.customLogFields;

@@ -24,10 +24,11 @@ export type RouteTarget =
       /** The endpoint compiled by the server's endpoint handler when the configuration was applied, or null. */
       readonly handle: RouteHandler | null;
     }
-  | { readonly kind: 'files'; readonly files: FilesConfig; readonly cors: CorsConfig | null }
-  | { readonly kind: 'spa'; readonly spa: SpaConfig; readonly cors: CorsConfig | null }
+  /** `route`: as the Config view of the consoles names it (control/routes-view.ts), for denials. */
+  | { readonly kind: 'files'; readonly files: FilesConfig; readonly route: string; readonly cors: CorsConfig | null }
+  | { readonly kind: 'spa'; readonly spa: SpaConfig; readonly route: string; readonly cors: CorsConfig | null }
   /** A protected api's paths no route takes: its access controls, then 404 (config/unrouted.ts). */
-  | { readonly kind: 'unrouted'; readonly api: ApiConfig; readonly path: string; readonly cors: CorsConfig | null };
+  | { readonly kind: 'unrouted'; readonly api: ApiConfig; readonly route: string; readonly cors: CorsConfig | null };
 
 type RouteHandler = (ctx: EndpointContext) => Promise<GatewayResponse>;
 
@@ -133,9 +134,15 @@ function buildServer(server: ServerConfig, templateFor: (file: string | null, fa
     const cors = effectiveCors(server, api.cors);
     for (const endpoint of api.endpoints) add(endpoint.path, { kind: 'endpoint', api, endpoint, cors, handle: compile(api, endpoint) });
   }
-  for (const files of server.files) add(joinPaths(files.basePath, '/**'), { kind: 'files', files, cors: effectiveCors(server, files.cors) });
-  for (const spa of server.spas) for (const path of spa.paths) add(path, { kind: 'spa', spa, cors: effectiveCors(server, spa.cors) });
-  for (const { api, path } of unroutedGuards(server)) add(path, { kind: 'unrouted', api, path, cors: effectiveCors(server, api.cors) });
+  for (const files of server.files) {
+    const route = joinPaths(files.basePath, '/**');
+    add(route, { kind: 'files', files, route, cors: effectiveCors(server, files.cors) });
+  }
+  for (const spa of server.spas) {
+    const route = spa.paths.join(', ');
+    for (const path of spa.paths) add(path, { kind: 'spa', spa, route, cors: effectiveCors(server, spa.cors) });
+  }
+  for (const { api, path } of unroutedGuards(server)) add(path, { kind: 'unrouted', api, route: path, cors: effectiveCors(server, api.cors) });
 
   const serverTemplate = templateFor(server.errorFile, DEFAULT_HTML_TEMPLATE);
   const apis = server.apis
