@@ -212,6 +212,41 @@ definitions {
     expect(gw.denials.filter((d) => d.path === '/reports/yearly').map((d) => d.type)).toEqual(['beta_insufficient_permissions', 'jwt_token_missing']);
   });
 
+  it('gives an open api nested under a protected one the outer controls for its unknown paths, in its own error format', async () => {
+    const gw = await startAccessGateway({
+      'portico.hcl': `
+server {
+  hosts = ["*:0"]
+  api {
+    base_path      = "/v1"
+    access_control = ["ba"]
+    endpoint "/private" {
+      response { body = "private" }
+    }
+  }
+  api {
+    base_path  = "/v1/public"
+    error_file = "public-error.json"
+    endpoint "/hello" {
+      response { body = "hello" }
+    }
+  }
+}
+definitions {
+  basic_auth "ba" { password = "secret" }
+}
+`,
+      'public-error.json': '{"public_error": {{.http_status}}}',
+    });
+    expect(await (await fetch(gw.url('/v1/public/hello'))).text()).toBe('hello');
+    const anonymous = await fetch(gw.url('/v1/public/unknown'));
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ public_error: 401 });
+    const signedIn = await fetch(gw.url('/v1/public/unknown'), { headers: { authorization: basic('', 'secret') } });
+    expect(signedIn.status).toBe(404);
+    expect(await signedIn.json()).toEqual({ public_error: 404 });
+  });
+
   it('refuses a path named in X-Original-URL under a protected api from an open route', async () => {
     const backend = await startBackend();
     const gw = await startAccessGateway({ 'portico.hcl': CONFIG(backend.origin) });
