@@ -61,6 +61,14 @@ describe('routes card: login controls', () => {
     expect(html).toMatch(/<code>\/sso\/acs<\/code><\/td><td>endpoint<\/td><td>POST<\/td><td>sso \(saml\)<\/td>/);
   });
 
+  it("shows a protected api's unrouted paths as a row of their own, saying on hover what they are", () => {
+    const view = routes(ok, [{ label: 'ops', kind: 'basic_auth', detail: 'password', login: null }]);
+    view.routes.push({ server: 'main', kind: 'unrouted', path: '/admin/**', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], guards: [{ label: 'ops', kind: 'basic_auth' }], permission: null });
+    const html = renderToStaticMarkup(<RoutesCard routes={view} nowMs={NOW} />);
+    expect(html).toMatch(/<code>\/admin\/\*\*<\/code><\/td><td title="the paths under this base path that no route takes: 404 once the guards pass">unrouted<\/td><td>all<\/td><td>ops \(basic_auth\)<\/td>/);
+    expect(html).toMatch(/<td>endpoint<\/td>/);
+  });
+
   it('says when an oidc configuration has not been fetched yet', () => {
     expect(row(routes({ ...ok, configurationFetchedAt: null }), 'login').text).toMatch(/○ waiting · configuration not fetched yet$/);
   });

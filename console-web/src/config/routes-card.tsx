@@ -67,7 +67,7 @@ export function RoutesCard({ routes, nowMs }: { routes: RoutesView; nowMs: numbe
                 <td>
                   <code>{r.path}</code>
                 </td>
-                <td>{r.kind}</td>
+                <td title={r.kind === 'unrouted' ? 'the paths under this base path that no route takes: 404 once the guards pass' : undefined}>{r.kind}</td>
                 <td>{r.methods.length >= 7 ? 'all' : r.methods.join(', ')}</td>
                 <td className={r.guards.length === 0 ? 'tone-busy' : undefined}>{r.guards.length === 0 ? 'open' : r.guards.map((g) => `${g.label} (${g.kind})`).join(', ')}</td>
                 <td>{permissionText(r.permission)}</td>
