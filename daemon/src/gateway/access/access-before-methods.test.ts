@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
 import { basic, startAccessGateway } from './testing/access-gateway.js';
@@ -93,5 +95,76 @@ definitions {
       expect(refused.headers.get('allow'), path).toBe('GET, HEAD');
       expect((await fetch(gw.url(path), { headers: { authorization: ok } })).status, path).toBe(200);
     }
+  });
+});
+
+describe('access controls before the body is buffered', () => {
+  const CONFIG = `
+server {
+  hosts = ["*:0"]
+  endpoint "/echo" {
+    access_control     = ["ba"]
+    request_body_limit = "1KiB"
+    response { json_body = { got = request.json_body } }
+  }
+  endpoint "/form-token" {
+    access_control = ["tok"]
+    response { body = "in" }
+  }
+}
+definitions {
+  basic_auth "ba" { password = "secret" }
+  jwt "tok" {
+    signature_algorithm = "HS256"
+    key                 = "form-token-secret-0123456789abcdef"
+    token_value         = request.form_body.token[0]
+  }
+}
+`;
+
+  /**
+   * Sends the head and the first part of a chunked body; resolves with the status and body of the
+   * answer. `rest` ends the body once `after` ms passed; without it the body never ends (and the
+   * answer must come all the same; -1 if none came within 10 s).
+   */
+  function twoParts(url: string, headers: Record<string, string>, rest?: string): Promise<[number, string]> {
+    return new Promise<[number, string]>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        resolve([-1, '']);
+        req.destroy();
+      }, 10_000);
+      const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...headers } }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve([res.statusCode ?? 0, body]);
+          req.destroy();
+        });
+      });
+      req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+      req.write('{"partial": ');
+      if (rest !== undefined) setTimeout(() => req.end(rest), 200);
+    });
+  }
+
+  it('refuses a client without credentials without waiting for its body, or holding more of it than the limit', async () => {
+    const gw = await startAccessGateway({ 'portico.hcl': CONFIG });
+    // The body never ends: the 401 comes all the same (before, the gateway waited for the body).
+    expect((await twoParts(gw.url('/echo'), {}))[0]).toBe(401);
+    // With credentials the body is read whole, both parts.
+    expect(await twoParts(gw.url('/echo'), { authorization: basic('', 'secret') }, '1}')).toEqual([200, '{"got":{"partial":1}}']);
+    // Over the limit: 401 without credentials (before, 413), 413 with them.
+    const big = JSON.stringify({ pad: 'x'.repeat(4096) });
+    expect((await fetch(gw.url('/echo'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: big })).status).toBe(401);
+    expect((await fetch(gw.url('/echo'), { method: 'POST', headers: { 'content-type': 'application/json', authorization: basic('', 'secret') }, body: big })).status).toBe(413);
+  });
+
+  it('still reads the body first where an access control takes its token from it', async () => {
+    const gw = await startAccessGateway({ 'portico.hcl': CONFIG });
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1m').sign(new TextEncoder().encode('form-token-secret-0123456789abcdef'));
+    const post = (body: string): Promise<Response> => fetch(gw.url('/form-token'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    expect((await post(`token=${token}`)).status).toBe(200);
+    expect((await post('token=nope')).status).toBe(401);
   });
 });

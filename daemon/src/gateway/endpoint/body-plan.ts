@@ -8,6 +8,12 @@ import { formOverrideMatters } from '../http/method-override.js';
 export interface BodyPlan {
   /** Buffer the client body: an expression reads it, or more than one proxy forwards it. */
   readonly clientBody: boolean;
+  /**
+   * The access controls need the body (a token_value or claims expression reads it, a SAML ACS,
+   * a control's error handler): it is buffered before they run. Otherwise it is buffered once
+   * they passed, so a client without credentials cannot make the gateway hold a body.
+   */
+  readonly accessClientBody: boolean;
   /** Form modifiers exist, so a POST urlencoded body must be buffered to rewrite it. */
   readonly formModifiers: boolean;
   /** A `_method` field in a POST urlencoded body could name a method the endpoint refuses, so such a body is buffered and read (http/method-override.ts). */
@@ -72,7 +78,7 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
     for (const handler of body.errorHandlers) addBody(handler);
   };
   // Access controls run first: a token_value or claims expression, or an access control's
-  // error handler, may read the body.
+  // error handler, may read the body (nothing else was collected before them: accessClientBody).
   for (const label of endpoint.access.effective) {
     const ac = config.accessControls[label];
     if (!ac) continue;
@@ -85,6 +91,7 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
     if (ac.kind === 'saml') reads.clientBody = true;
     for (const handler of ac.errorHandlers) addBody(handler);
   }
+  const accessClientBody = reads.clientBody;
   addDyn(endpoint.requiredPermission, reads);
   addModifiers(server.modifiers);
   if (api) {
@@ -94,6 +101,7 @@ function buildPlan(config: GatewayConfig, server: ServerConfig, api: ApiConfig |
   addBody(endpoint);
   return {
     clientBody: reads.clientBody || endpoint.proxies.length > 1,
+    accessClientBody,
     formModifiers,
     formMethodOverride: formOverrideMatters(endpoint.allowedMethods, endpoint.requiredPermission),
     responseBodies: reads.backendResponses,

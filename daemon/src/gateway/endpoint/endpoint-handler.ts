@@ -106,8 +106,11 @@ function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logge
   const labels = endpoint.access.effective;
   const steps: EndpointStep[] = [];
   if (plan.loginLabels.size > 0) steps.push(prepareLogins(plan.loginLabels));
-  if (plan.clientBody || plan.formModifiers || plan.formMethodOverride) steps.push(bufferClientBody(plan));
+  const buffers = plan.clientBody || plan.formModifiers || plan.formMethodOverride;
+  // The body before the access controls only when they read it: else a client without credentials gets its 401 with the body unread.
+  if (buffers && (labels.length === 0 || plan.accessClientBody)) steps.push(bufferClientBody(plan));
   if (labels.length > 0) steps.push(accessControls(labels, logger));
+  if (buffers && labels.length > 0 && !plan.accessClientBody) steps.push(bufferClientBody(plan));
   if (labels.length > 0 || plan.formMethodOverride) steps.push(checkMethods);
   const run = compose(steps, (endpointRun) => runEndpointBody(endpointRun, logger));
   // Contexts whose modifiers are all unset change nothing: left out.
