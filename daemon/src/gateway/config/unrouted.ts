@@ -29,8 +29,9 @@ export function unroutedGuards(server: ServerConfig): UnroutedGuard[] {
   for (const api of server.apis) {
     if (api.access.effective.length === 0 || staticBases.has(base(api.basePath))) continue;
     const path = joinPaths(api.basePath, '/**');
-    if (taken.has(key(path))) continue;
-    taken.add(key(path));
+    const pattern = key(path);
+    if (taken.has(pattern)) continue;
+    taken.add(pattern);
     guards.push({ api, path });
   }
   return guards;

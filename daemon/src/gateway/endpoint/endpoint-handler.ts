@@ -106,11 +106,12 @@ function compileEndpoint({ config, server, api, endpoint }: EndpointRoute, logge
   const labels = endpoint.access.effective;
   const steps: EndpointStep[] = [];
   if (plan.loginLabels.size > 0) steps.push(prepareLogins(plan.loginLabels));
-  const buffers = plan.clientBody || plan.formModifiers || plan.formMethodOverride;
+  const buffer = plan.clientBody || plan.formModifiers || plan.formMethodOverride ? bufferClientBody(plan) : null;
   // The body before the access controls only when they read it: else a client without credentials gets its 401 with the body unread.
-  if (buffers && (labels.length === 0 || plan.accessClientBody)) steps.push(bufferClientBody(plan));
+  const bodyFirst = labels.length === 0 || plan.accessClientBody;
+  if (buffer && bodyFirst) steps.push(buffer);
   if (labels.length > 0) steps.push(accessControls(labels, logger));
-  if (buffers && labels.length > 0 && !plan.accessClientBody) steps.push(bufferClientBody(plan));
+  if (buffer && !bodyFirst) steps.push(buffer);
   if (labels.length > 0 || plan.formMethodOverride) steps.push(checkMethods);
   const run = compose(steps, (endpointRun) => runEndpointBody(endpointRun, logger));
   // Contexts whose modifiers are all unset change nothing: left out.

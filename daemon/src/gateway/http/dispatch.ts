@@ -140,7 +140,7 @@ async function serveTargets(input: DispatchInput, srv: ServerRuntime, targets: r
       placeTarget(srv, target, placement);
       const preflight = answerPreflight(target.cors, method, request.headers);
       if (preflight) return preflight;
-      const refused = await guard(input, srv, target.api, target.route, request);
+      const refused = await guard(input, srv, target.api, target.route, request, target.api.requiredPermission);
       if (refused) return refused;
       throw new GatewayError('route_not_found', `no route for ${input.path}`);
     }
@@ -220,9 +220,11 @@ class RouteContext implements EndpointContext {
   }
 }
 
-/** A files, spa or api block's access controls, run by the endpoint handler (it runs their error handlers); `path` names the route in logs and denials. */
-function guard(input: DispatchInput, srv: ServerRuntime, block: FilesConfig | SpaConfig | ApiConfig, path: string, request: RequestInfo): Promise<GatewayResponse | null> {
-  const requiredPermission = 'requiredPermission' in block ? block.requiredPermission : null;
+/**
+ * A files, spa or api block's access controls, run by the endpoint handler (it runs their error
+ * handlers); `path` names the route in logs and denials; an api's permission is checked after them.
+ */
+function guard(input: DispatchInput, srv: ServerRuntime, block: FilesConfig | SpaConfig | ApiConfig, path: string, request: RequestInfo, requiredPermission: ApiConfig['requiredPermission'] = null): Promise<GatewayResponse | null> {
   if (block.access.effective.length === 0) return Promise.resolve(null);
   return input.endpointHandler.guard({
     config: input.runtime.config,
