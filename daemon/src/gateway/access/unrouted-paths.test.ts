@@ -2,7 +2,7 @@ import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { routesView } from '../control/routes-view.js';
 import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
-import { basic, startAccessGateway } from './testing/access-gateway.js';
+import { accessLines, basic, startAccessGateway } from './testing/access-gateway.js';
 
 // The peer's TestEndpoints_Protected404 (testdata/endpoints/07) and its catch-all endpoint: under
 // a protected api's base path, a path no route takes answers only once the api's access
@@ -96,6 +96,14 @@ definitions {
       ['basic_auth_credentials_missing', 'ba', 'front', '/v1/**'],
       ['basic_auth', 'ba', 'front', '/v1/**'],
       ['basic_auth_credentials_missing', 'ba', 'front', '/v1/**'],
+    ]);
+    // Access lines (and so the metrics' labels) name the api and its catch-all pattern, bounded, not the path.
+    const lines = accessLines(gw).filter((r) => (r['url'] as string).endsWith('/v1/nothing-here'));
+    expect(lines.map((r) => [r['status'], r['api'], r['endpoint']])).toEqual([
+      [401, 'private', '/**'],
+      [401, 'private', '/**'],
+      [401, 'private', '/**'],
+      [404, 'private', '/**'],
     ]);
     expect(gw.denials.filter((d) => d.path === '/v1/users').map((d) => [d.method, d.type, d.endpoint])).toEqual([
       ['GET', 'basic_auth_credentials_missing', '/v1/users'],

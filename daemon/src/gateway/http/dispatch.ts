@@ -28,6 +28,12 @@ export interface Placement {
   spa: SpaConfig | null;
   /** The route taken, as the Config view of the consoles names it (control/routes-view.ts); null before one is. */
   route: string | null;
+  /**
+   * The route's pattern as access lines and metrics name it (bounded, never the request's path):
+   * an endpoint's label as written, `/**` for the unrouted paths of a protected api (the
+   * catch-all endpoint such an api would have); null for files, spa and no route.
+   */
+  pattern: string | null;
   template: ErrorTemplate;
   cors: CorsConfig | null;
   allowedMethods: readonly string[];
@@ -62,9 +68,11 @@ const NO_METHODS: readonly string[] = Object.freeze([]);
 const NO_MODIFIERS: readonly Modifiers[] = Object.freeze([]);
 const NO_LOG_FIELDS: ServerConfig['customLogFields'] = Object.freeze([]);
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+/** The pattern an api's unrouted paths are logged under: its base path's catch-all, relative like an endpoint's label. */
+const UNROUTED_PATTERN = '/**';
 
 export function emptyPlacement(): Placement {
-  return { server: null, api: null, endpoint: null, files: null, spa: null, route: null, template: DEFAULT_HTML_TEMPLATE, cors: null, allowedMethods: NO_METHODS, modifiers: NO_MODIFIERS, customLogFields: NO_LOG_FIELDS, pathParams: NO_PARAMS, wildcard: null };
+  return { server: null, api: null, endpoint: null, files: null, spa: null, route: null, pattern: null, template: DEFAULT_HTML_TEMPLATE, cors: null, allowedMethods: NO_METHODS, modifiers: NO_MODIFIERS, customLogFields: NO_LOG_FIELDS, pathParams: NO_PARAMS, wildcard: null };
 }
 
 export function selectServer(runtime: Runtime, port: number, host: string): ServerRuntime | null {
@@ -274,6 +282,7 @@ function placeTarget(srv: ServerRuntime, target: RouteTarget, placement: Placeme
   placement.files = null;
   placement.spa = null;
   placement.endpoint = null;
+  placement.pattern = null;
   if (target.kind === 'files') {
     placement.files = target.files;
     placement.route = target.route;
@@ -285,6 +294,7 @@ function placeTarget(srv: ServerRuntime, target: RouteTarget, placement: Placeme
   } else if (target.kind === 'unrouted') {
     // Errors in the format of the api the path is under (placeInServer placed it).
     placement.route = target.route;
+    placement.pattern = UNROUTED_PATTERN;
     placement.allowedMethods = target.api.allowedMethods;
   } else if (target.kind === 'spa') {
     placement.spa = target.spa;
@@ -295,6 +305,7 @@ function placeTarget(srv: ServerRuntime, target: RouteTarget, placement: Placeme
   } else {
     placement.endpoint = target.endpoint;
     placement.route = target.endpoint.path;
+    placement.pattern = target.endpoint.pattern;
     placement.api = target.api;
     placement.allowedMethods = target.endpoint.allowedMethods;
     // The endpoint handler applies server, api and endpoint modifiers to its responses.

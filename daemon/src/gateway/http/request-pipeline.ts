@@ -165,7 +165,7 @@ export async function handleRequest(deps: PipelineDeps, slot: RequestSlot, req: 
     status,
     server: placement.server?.name ?? null,
     api: placement.api?.name ?? null,
-    endpoint: placement.endpoint?.pattern ?? null,
+    endpoint: placement.pattern,
     handler: log.handler ?? null,
     clientIp: info.clientIp,
     authUser: log.authUser ?? null,
