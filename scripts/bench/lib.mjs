@@ -19,7 +19,7 @@ export function need(command) {
   }
 }
 
-const CLOCK_TICKS = (() => {
+export const CLOCK_TICKS = (() => {
   try {
     return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   } catch {

@@ -11,6 +11,11 @@
 //   BENCH_PERF=1 samples with Linux perf (software cpu-clock event, JIT names from --perf-basic-prof)
 //   instead of V8's profiler: on some virtual machines V8's samples land almost only in writev and
 //   name no JavaScript at all; perf's do, kernel and native code included. CPU time only (no idle).
+//   BENCH_SYSCALLS=1 runs no profiler and counts with `perf stat` instead (kernel tracepoints, which
+//   cost little, so batching at saturation stays as it is): system calls by kind, context switches and
+//   CPU time per request, main thread and all threads.
+//   BENCH_CONFIG=bench serves the gateway benchmark's whole configuration (portico-config.mjs), its
+//   requests still on the plain `/**` route, instead of a configuration of that one route.
 //   BENCH_ROUTE=jwt profiles the same route behind an RS256 jwt access control (Portico only);
 //   BENCH_ENDPOINT_HCL='set_response_headers = { x-a = "1" }' adds attributes to the endpoint block.
 //   BENCH_TARGET=portico|bare BENCH_RATE=2000 BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_ACCESS_LINES=1 BENCH_TOP=40 node scripts/bench/gateway/profile.mjs
@@ -23,8 +28,8 @@ import { fileURLToPath } from 'node:url';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import WebSocket from 'ws';
-import { daemonEnv, freePort, need, nginxConf, nodeFlags, startNginx, startWrk, waitFor } from '../lib.mjs';
-import { BENCH_ITEM } from './portico-config.mjs';
+import { CLOCK_TICKS, daemonEnv, freePort, statFields, need, nginxConf, nodeFlags, startNginx, startWrk, waitFor } from '../lib.mjs';
+import { BENCH_ITEM, porticoConfig } from './portico-config.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HERE = fileURLToPath(new URL('./', import.meta.url));
@@ -44,9 +49,14 @@ const SURVIVORS = process.env.BENCH_HEAP === 'survivors';
 /** BENCH_PERF=1: Linux perf's cpu-clock samples instead of V8's profiler. */
 const PERF = process.env.BENCH_PERF === '1';
 const PERF_HZ = 4999;
+/** BENCH_SYSCALLS=1: system calls and context switches per request from perf's tracepoints, no profiler. */
+const SYSCALLS_ONLY = process.env.BENCH_SYSCALLS === '1';
+const COUNTED = ['epoll_pwait', 'epoll_wait', 'writev', 'write', 'read', 'readv', 'futex', 'io_uring_enter'];
 const PORTICO = process.env.BENCH_PORTICO ?? join(ROOT, 'daemon/bin/portico.js');
 const PATH = '/bench/item.json';
-const rsa = JWT ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : null;
+/** BENCH_CONFIG=bench: the gateway benchmark's whole configuration (portico-config.mjs) instead of one route; requests still go to its plain `/**` route. */
+const BENCH_CONFIG = process.env.BENCH_CONFIG === 'bench';
+const rsa = JWT || BENCH_CONFIG ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : null;
 /** The daemon's Node flags as `npm start` and the service file give them; BENCH_NODE_FLAGS="" profiles without. */
 const NODE_FLAGS = nodeFlags(process.env.BENCH_NODE_FLAGS);
 
@@ -192,8 +202,8 @@ if (process.argv[2]) {
   try {
     const [backendPort, proxyPort, controlPort, servicesPort, cdsPort, inspectPort] = await Promise.all(Array.from({ length: 6 }, freePort));
     // CPU profile, or an inspector session for the heap sampler.
-    const profiling = HEAP ? [`--inspect=127.0.0.1:${inspectPort}`] : PERF ? ['--perf-basic-prof'] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
-    if (PERF) need('perf');
+    const profiling = SYSCALLS_ONLY ? [] : HEAP ? [`--inspect=127.0.0.1:${inspectPort}`] : PERF ? ['--perf-basic-prof'] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
+    if (PERF || SYSCALLS_ONLY) need('perf');
     mkdirSync(join(dir, 'www/bench'), { recursive: true });
     writeFileSync(join(dir, 'www', PATH), BENCH_ITEM);
     children.push(startNginx(nginxConf(dir, 'backend', `  server { listen 127.0.0.1:${backendPort}; root ${join(dir, 'www')}; }`)));
@@ -208,8 +218,9 @@ if (process.argv[2]) {
       const config = join(dir, 'portico.hcl');
       const guard = `${JWT ? '    access_control = ["bench_jwt"]\n' : ''}${process.env.BENCH_ENDPOINT_HCL ? `    ${process.env.BENCH_ENDPOINT_HCL}\n` : ''}`;
       const jwt = JWT ? '  jwt "bench_jwt" {\n    signature_algorithm = "RS256"\n    key_file = "jwt-public.pem"\n  }\n' : '';
-      writeFileSync(config, `server "bench" {\n  hosts = ["127.0.0.1:${proxyPort}"]\n  endpoint "/**" {\n${guard}    proxy {\n      backend = "origin"\n    }\n  }\n}\ndefinitions {\n  backend "origin" {\n    origin = "http://127.0.0.1:${backendPort}"\n  }\n${jwt}}\nsettings {\n  log_level = "${ACCESS_LINES ? 'info' : 'warn'}"\n}\n`);
-      if (JWT) writeFileSync(join(dir, 'jwt-public.pem'), rsa.publicKey.export({ type: 'spki', format: 'pem' }));
+      if (BENCH_CONFIG) writeFileSync(config, porticoConfig(proxyPort, backendPort, 0, ACCESS_LINES));
+      else writeFileSync(config, `server "bench" {\n  hosts = ["127.0.0.1:${proxyPort}"]\n  endpoint "/**" {\n${guard}    proxy {\n      backend = "origin"\n    }\n  }\n}\ndefinitions {\n  backend "origin" {\n    origin = "http://127.0.0.1:${backendPort}"\n  }\n${jwt}}\nsettings {\n  log_level = "${ACCESS_LINES ? 'info' : 'warn'}"\n}\n`);
+      if (JWT || BENCH_CONFIG) writeFileSync(join(dir, 'jwt-public.pem'), rsa.publicKey.export({ type: 'spki', format: 'pem' }));
       const env = daemonEnv(join(dir, 'data'), { control: controlPort, services: servicesPort, cds: cdsPort });
       proxy = spawn(process.execPath, [...NODE_FLAGS, ...profiling, PORTICO, 'daemon', '--mode', 'gateway', '-f', config], { cwd: ROOT, env, stdio: ['ignore', log, 'inherit'] });
     }
@@ -226,9 +237,15 @@ if (process.argv[2]) {
     await session?.send('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !SURVIVORS });
     const perfData = join(dir, 'perf.data');
     const perf = PERF ? spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(PERF_HZ), '-p', String(proxy.pid), '-o', perfData], { stdio: 'ignore' }) : null;
+    const statFile = join(dir, 'perf-stat.txt');
+    const events = ['task-clock', 'context-switches', ...COUNTED.map((c) => `syscalls:sys_enter_${c}`), 'raw_syscalls:sys_enter'];
+    const stat = SYSCALLS_ONLY ? spawn('perf', ['stat', '-x', ',', '-e', events.join(','), '-p', String(proxy.pid), '-o', statFile], { stdio: 'ignore' }) : null;
+    const mainStat = SYSCALLS_ONLY ? spawn('perf', ['stat', '-x', ',', '-e', 'task-clock,context-switches,raw_syscalls:sys_enter', '-t', String(proxy.pid), '-o', `${statFile}.main`], { stdio: 'ignore' }) : null;
+    const statBefore = SYSCALLS_ONLY ? statFields(`/proc/${proxy.pid}/stat`) : null;
     const from = Number(process.hrtime.bigint() / 1000n);
     const run = await startWrk(url, { ...load, seconds: SECONDS }).done;
     const to = Number(process.hrtime.bigint() / 1000n);
+    const statAfter = SYSCALLS_ONLY ? statFields(`/proc/${proxy.pid}/stat`) : null;
     const heap = session ? (await session.send('HeapProfiler.stopSampling')).profile : null;
     session?.close();
     if (strace) {
@@ -240,8 +257,21 @@ if (process.argv[2]) {
       }
     }
     const what = TARGET === 'bare' ? 'the bare undici proxy' : `Portico, a ${JWT ? 'jwt (RS256) protected' : 'plain'} proxy route, access lines ${ACCESS_LINES ? 'on' : 'off'}`;
-    console.log(`wrk -c${CONNECTIONS} -d${SECONDS}s${RATE ? ` at ${RATE} req/s` : ''} through ${what}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99} (the profiler slows the process down)`);
-    if (heap) printHeap(heap, TOP, run.requests);
+    console.log(`wrk -c${CONNECTIONS} -d${SECONDS}s${RATE ? ` at ${RATE} req/s` : ''} through ${what}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99}${SYSCALLS_ONLY ? '' : ' (the profiler slows the process down)'}`);
+    if (stat) {
+      await Promise.all([stat, mainStat].map((p) => new Promise((resolve) => (p.once('exit', resolve), p.kill('SIGINT')))));
+      const counts = (file) => new Map(readFileSync(file, 'utf8').split('\n').filter((l) => /^[\d.]+,/.test(l)).map((l) => { const [value, , event] = l.split(','); return [event.replace(/^syscalls:sys_enter_/, ''), Number(value)]; }));
+      const all = counts(statFile);
+      const main = counts(`${statFile}.main`);
+      const per = (n) => (n / run.requests).toFixed(3).padStart(8);
+      console.log(`per request (perf stat; all threads, main thread):`);
+      console.log(`  CPU µs           ${per(all.get('task-clock') * 1000)} ${per(main.get('task-clock') * 1000)}`);
+      const ticks = (at) => ((Number(statAfter[at]) - Number(statBefore[at])) * 1e6) / CLOCK_TICKS;
+      console.log(`  user, system µs  ${per(ticks(11))} ${per(ticks(12))}  (/proc, all threads)`);
+      console.log(`  context switches ${per(all.get('context-switches'))} ${per(main.get('context-switches'))}`);
+      console.log(`  system calls     ${per(all.get('raw_syscalls:sys_enter'))} ${per(main.get('raw_syscalls:sys_enter'))}`);
+      for (const name of COUNTED) if (all.get(name) / run.requests >= 0.005) console.log(`  ${name.padEnd(16)} ${per(all.get(name))}`);
+    } else if (heap) printHeap(heap, TOP, run.requests);
     else if (perf) {
       await new Promise((resolve) => (perf.once('exit', resolve), perf.kill('SIGINT')));
       print(perfSummary(perfData), TOP, run.requests);
