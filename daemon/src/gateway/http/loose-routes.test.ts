@@ -1,6 +1,7 @@
-// A backend that compares paths without regard to letter case, or drops `;params` from a
-// segment, must not be reachable around a guarded route through a catch-all: such a path is
-// refused with 400 where the route it would take that way has rules the route it took lacks.
+// A backend that compares paths without regard to letter case, drops `;params` from a segment,
+// drops trailing dots and spaces from names or reads full-width letters as ASCII must not be
+// reachable around a guarded route through a catch-all: such a path is refused with 400 where
+// the route it would take that way has rules the route it took lacks.
 import { describe, expect, it } from 'vitest';
 import { accessLines, basic, startAccessGateway } from '../access/testing/access-gateway.js';
 import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
@@ -49,7 +50,7 @@ definitions {
 type Case = [method: string, path: string, auth: boolean, status: number];
 
 describe('paths as a lenient backend compares them', () => {
-  it('refuses a path that would reach a guarded route in other letter case or with ;params, and serves every other', async () => {
+  it('refuses a path that would reach a guarded route in other letter case, with ;params, trailing dots or spaces or in full-width letters, and serves every other', async () => {
     const backend = await startBackend();
     const gw = await startAccessGateway({ 'portico.hcl': GUARDED(backend.origin), 'www/secret.txt': 'top secret' });
     const cases: Case[] = [
@@ -64,6 +65,13 @@ describe('paths as a lenient backend compares them', () => {
       ['GET', '/Users/5', false, 400],
       ['GET', '/PRIVATE/secret.txt', false, 400],
       ['DELETE', '/RO/x', false, 400],
+      // Windows drops trailing dots and spaces from names; IIS reads full-width letters (and `；`) as ASCII.
+      ['GET', '/admin./x', false, 400],
+      ['GET', '/admin%20/x', false, 400],
+      ['GET', '/admin.%20./x', false, 400],
+      ['GET', '/%EF%BD%81dmin/x', false, 400],
+      ['GET', '/%EF%BC%A1%EF%BC%A4MIN/x', false, 400],
+      ['GET', '/admin%EF%BC%9Bx/users', false, 400],
       // A route written in other case on purpose is the operator's own: it serves; a third spelling takes neither and is refused.
       ['GET', '/API/x', false, 200],
       ['GET', '/Api/x', false, 400],
@@ -75,6 +83,9 @@ describe('paths as a lenient backend compares them', () => {
       ['GET', '/RO/x', false, 200],
       ['DELETE', '/ro/x', false, 405],
       ['GET', '/caf%C3%A9/x', false, 200],
+      ['GET', '/static/app.', false, 200],
+      ['GET', '/static/%EF%BD%81.png', false, 200],
+      ['GET', '/admin/x.', true, 200],
     ];
     const got: string[] = [];
     for (const [method, path, auth, status] of cases) {
@@ -85,7 +96,7 @@ describe('paths as a lenient backend compares them', () => {
     }
     expect(got).toEqual(cases.map(([method, path, , status]) => `${method} ${path}: ${status}`));
     // The refused ones never reached the backend; the served ones got the path as sent.
-    expect(backend.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /admin/x', 'GET /API/x', 'GET /users/5;v=1', 'GET /static/Logo.PNG', 'GET /shop;jsessionid=1/cart', 'GET /RO/x', 'GET /caf%C3%A9/x']);
+    expect(backend.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /admin/x', 'GET /API/x', 'GET /users/5;v=1', 'GET /static/Logo.PNG', 'GET /shop;jsessionid=1/cart', 'GET /RO/x', 'GET /caf%C3%A9/x', 'GET /static/app.', 'GET /static/%EF%BD%81.png', 'GET /admin/x.']);
     const refused = accessLines(gw).find((l) => String(l['url']).includes('/ADMIN/x'));
     expect(refused).toMatchObject({ status: 400, error_type: 'client_request', message: expect.stringContaining('"/admin/x"') });
     expect(String(refused?.['message'])).toContain('takes the route /admin/**');
@@ -109,6 +120,7 @@ describe('paths as a lenient backend compares them', () => {
       ['/public/x', 'x-original-url', 'admin/users', false, 400],
       ['/public/x', 'x-original-url', '/private/secret.txt', false, 400],
       ['/ro/x', 'x-original-url', '/users/5', false, 400],
+      ['/public/x', 'x-original-url', '/admin./users', false, 400],
       // Paths the route taken has no fewer rules than: served, the header passed on as sent.
       ['/public/x', 'x-original-url', '/static/app.js', false, 200],
       ['/admin/x', 'x-original-url', '/admin/y', true, 200],

@@ -2,9 +2,11 @@
  * Routes as a lenient backend sees them. Routing is case-sensitive and takes `;` as part of a
  * segment, as the peer's; but many backends compare paths without regard to letter case
  * (Express by default, IIS, ASP.NET) or drop `;params` from each segment (Java servlet
- * containers: `/admin;x/y` is `/admin/y` to Tomcat and Jetty). Through a catch-all route,
- * `/ADMIN/users` or `/admin;x/users` would reach such a backend's `/admin/users` without the
- * access rules of the gateway's `/admin/**`. A request whose path, compared that way, takes
+ * containers: `/admin;x/y` is `/admin/y` to Tomcat and Jetty), drop trailing dots and spaces
+ * from each name (IIS and other servers on Windows) or read full-width letters as ASCII (IIS's
+ * best-fit mapping, NFKC). Through a catch-all route, `/ADMIN/users`, `/admin;x/users`,
+ * `/admin./users` or `/%EF%BD%81dmin/users` would reach such a backend's `/admin/users`
+ * without the access rules of the gateway's `/admin/**`. A request whose path, compared that way, takes
  * another route with rules the route it took lacks (an access control, a permission, or a
  * method restriction) is refused with 400 (docs/gateway.md, "Routing"); so is one that names such
  * a path in `X-Original-URL` or `X-Rewrite-URL`.
@@ -40,10 +42,22 @@ export interface LooseRoutes {
 
 const STATIC_METHODS = ['GET', 'HEAD'];
 
-/** The loose form of a path or pattern segment: lower case, `;` and what follows it left out. */
+const NON_ASCII = /[^\x00-\x7f]/;
+/** What Windows drops from the end of each name in a path (IIS serves `/admin./x` and `/admin%20/x` as `/admin/x`). */
+const TRAILING_DOTS_AND_SPACES = /[. ]+$/;
+
+/**
+ * The loose form of a path or pattern segment: full-width and other compatibility characters
+ * read as the ASCII they stand for (NFKC, as IIS's best-fit mapping: `ａｄｍｉｎ` is `admin`),
+ * `;` and what follows it left out, trailing dots and spaces left out (unless that leaves
+ * nothing), lower case.
+ */
 function looseSegment(segment: string): string {
-  const semicolon = segment.indexOf(';');
-  return (semicolon === -1 ? segment : segment.slice(0, semicolon)).toLowerCase();
+  const folded = NON_ASCII.test(segment) ? segment.normalize('NFKC') : segment;
+  const semicolon = folded.indexOf(';');
+  const name = semicolon === -1 ? folded : folded.slice(0, semicolon);
+  const trimmed = name.replace(TRAILING_DOTS_AND_SPACES, '');
+  return (trimmed === '' ? name : trimmed).toLowerCase();
 }
 
 function targetGuard(target: RouteTarget): Guard {
@@ -104,8 +118,11 @@ export function buildLooseRoutes(routes: ReadonlyArray<readonly [PathPattern, Ro
   return { router, sources: new Map(routes.map(([pattern, group]) => [group, pattern.source])) };
 }
 
-/** Paths with an upper-case letter, a `;` or a percent sign (which may encode either) are looked at; others are loose already. */
-const MAY_DIFFER = /[A-Z;%]/;
+/**
+ * Paths with an upper-case letter, a `;`, a segment ending in a dot, or a percent sign (which may
+ * encode any of these, a space or a full-width letter) are looked at; others are loose already.
+ */
+const MAY_DIFFER = /[A-Z;%]|\.(?:\/|$)/;
 
 /**
  * Headers some backends take the path from instead of the request line (IIS's URL Rewrite
@@ -113,6 +130,9 @@ const MAY_DIFFER = /[A-Z;%]/;
  * them would be served that path.
  */
 export const PATH_HEADERS: readonly string[] = ['x-original-url', 'x-rewrite-url'];
+
+/** The ways of a lenient backend, for messages. */
+const LENIENT = 'letter case, ";" parameters, trailing dots and spaces, full-width characters';
 
 /** The denial type of such a refusal (Events: "access denied: path_escape by the path check"). */
 export const PATH_ESCAPE = 'path_escape';
@@ -129,7 +149,7 @@ export function routeEscape(loose: LooseRoutes, router: PathRouter<RouteGroup>, 
     if (other !== null) {
       return new GatewayError(
         'client_request',
-        `the path ${JSON.stringify(path)} is ${JSON.stringify(other.path)} to a backend that compares paths without regard to letter case or drops ";" parameters, and that takes the route ${other.source}, whose access rules the route this request took does not have; send the path as that route is written`,
+        `the path ${JSON.stringify(path)} is ${JSON.stringify(other.path)} to a backend that compares paths leniently (${LENIENT}), and that takes the route ${other.source}, whose access rules the route this request took does not have; send the path as that route is written`,
       );
     }
   }
@@ -171,7 +191,7 @@ function namedPathEscape(loose: LooseRoutes, router: PathRouter<RouteGroup>, hea
   }
   const other = stricterLooseRoute(loose, path, request, taken);
   if (other !== null) {
-    return refuse(`names ${JSON.stringify(path)}, which is ${JSON.stringify(other.path)} to a backend that compares paths without regard to letter case or drops ";" parameters and takes the route ${other.source}, whose access rules the route this request took does not have`);
+    return refuse(`names ${JSON.stringify(path)}, which is ${JSON.stringify(other.path)} to a backend that compares paths leniently (${LENIENT}) and takes the route ${other.source}, whose access rules the route this request took does not have`);
   }
   return null;
 }

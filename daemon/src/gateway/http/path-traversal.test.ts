@@ -5,12 +5,14 @@ import { send } from './testing/test-gateway.js';
 import { checkRequestPath, segmentProblem } from './request-path.js';
 
 /** Every form of escaping a route's prefix, as sent on the wire (never normalised by the client). */
-const ESCAPES = ['/public/../admin/x', '/public/./../admin/x', '/public/%2e%2e/admin/x', '/public/%2E./admin/x', '/public/.%2E/admin/x', '/public/%2e/x', '/public/..%5cadmin', '/public/..\\admin', '/public/%5c..%5cadmin', '/public/x%00', '/public/%zz', '/public/a%2F..%2Fadmin/x', '/public/..%2Fadmin/x', '/public/%2e%2e%2fadmin', '/public/a%2F.%2Fb', '/public/..;/admin/x', '/public/.;/x', '/public/..;jsessionid=1/admin', '/public/..%3B/admin', '/public/%2e%2e;/admin', '/public/..%3bx=1/admin'];
+const ESCAPES = ['/public/../admin/x', '/public/./../admin/x', '/public/%2e%2e/admin/x', '/public/%2E./admin/x', '/public/.%2E/admin/x', '/public/%2e/x', '/public/..%5cadmin', '/public/..\\admin', '/public/%5c..%5cadmin', '/public/x%00', '/public/%zz', '/public/a%2F..%2Fadmin/x', '/public/..%2Fadmin/x', '/public/%2e%2e%2fadmin', '/public/a%2F.%2Fb', '/public/..;/admin/x', '/public/.;/x', '/public/..;jsessionid=1/admin', '/public/..%3B/admin', '/public/%2e%2e;/admin', '/public/..%3bx=1/admin', '/public/%EF%BC%8E%EF%BC%8E/admin/x', '/public/%EF%BC%8E./admin/x', '/public/..%EF%BC%8Fadmin/x', '/public/%EF%BC%BCadmin', '/public/%EF%BC%8E%EF%BC%8E%EF%BC%9Bx/admin'];
 
 describe('request paths', () => {
   it('accepts ordinary paths and refuses dot segments, backslashes, NUL and bad encodings', () => {
-    for (const ok of ['/', '/a/b', '/a/b..c/', '/a/.well-known/x', '/a/%2Fencoded', '/a/%2F..b%2F', '/a/x%2F...%2Fy', '/a/%252e%252e/b', '/a/%252F..%252Fb', '/a/..b', '/x.y.z', '/a/b;..', '/a/x;v=1/..x', '/a/...;x', '/shop/cart;jsessionid=1']) expect(() => checkRequestPath(ok), ok).not.toThrow();
+    for (const ok of ['/', '/a/b', '/a/b..c/', '/a/.well-known/x', '/a/%2Fencoded', '/a/%2F..b%2F', '/a/x%2F...%2Fy', '/a/%252e%252e/b', '/a/%252F..%252Fb', '/a/..b', '/x.y.z', '/a/b;..', '/a/x;v=1/..x', '/a/...;x', '/shop/cart;jsessionid=1', '/a/%EF%BD%81dmin', '/caf%C3%A9', '/a/%E2%80%A6/b', '/a/%EF%BC%8Ex']) expect(() => checkRequestPath(ok), ok).not.toThrow();
     for (const bad of ESCAPES) expect(() => checkRequestPath(bad), bad).toThrow(/request path contains/);
+    expect(segmentProblem('/public/%EF%BC%8E%EF%BC%8E/admin')).toBe('a dot segment in "%EF%BC%8E%EF%BC%8E", written in full-width or other compatibility characters');
+    expect(segmentProblem('/public/%EF%BC%BCadmin')).toBe('a backslash in "%EF%BC%BCadmin", written in full-width or other compatibility characters');
   });
 
   it('answers as the segment walk does for any path: the fast path for dotted paths changes no verdict and no message', () => {
@@ -22,7 +24,7 @@ describe('request paths', () => {
         return (error as Error).message;
       }
     };
-    const parts = ['/', '.', '..', '...', 'a', 'b.json', '%2e', '%', '%2F', '\\', '\0', '.a', 'a.', '//', ';', ';x=1'];
+    const parts = ['/', '.', '..', '...', 'a', 'b.json', '%2e', '%', '%2F', '\\', '\0', '.a', 'a.', '//', ';', ';x=1', '%EF%BC%8E', '%EF%BC%8F'];
     let seed = 7;
     const next = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     for (let i = 0; i < 20_000; i++) {

@@ -10,7 +10,9 @@ import { GatewayError } from '../errors/error-types.js';
  * it resolves dot segments, as nginx does when it matches locations, would climb out of the
  * route), and a dot segment with `;` parameters (`/open/..;/admin`: a servlet container drops
  * the parameters and then climbs). Anything encoded twice (`%252e`) is no dot segment here and
- * travels on still encoded.
+ * travels on still encoded. A segment whose full-width or other compatibility characters read
+ * as one of these (`%EF%BC%8E%EF%BC%8E` is `．．`, `..` to a backend that maps them to ASCII) is
+ * refused too.
  */
 export function checkRequestPath(path: string): void {
   // The common cases need no segment walk: a path with no dot, percent, backslash or NUL; and
@@ -48,7 +50,27 @@ export function segmentProblem(path: string): string | null {
     if (hidesDotSegment(decoded)) return `a dot segment behind an encoded slash in ${JSON.stringify(segment)}`;
     if (decoded.includes('\\')) return 'an encoded backslash';
     if (decoded.includes('\0')) return 'an encoded NUL byte';
+    if (NON_ASCII.test(decoded)) {
+      const folded = compatibilityProblem(decoded);
+      if (folded !== null) return `${folded} in ${JSON.stringify(segment)}, written in full-width or other compatibility characters`;
+    }
   }
+  return null;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * What a segment decoded once holds once its compatibility characters are read as the ASCII
+ * they stand for (Unicode NFKC: full-width `．．` is `..`, `＼` is `\`, `／` is `/`), as a backend
+ * that maps them does (IIS's best-fit mapping, a framework that normalises paths with NFKC): a
+ * dot segment (with `;` parameters or behind such a slash) or a backslash. Null when none.
+ */
+function compatibilityProblem(decoded: string): string | null {
+  const folded = decoded.normalize('NFKC');
+  if (folded === decoded) return null;
+  if (folded === '.' || folded === '..' || DOT_WITH_PARAMS.test(folded) || hidesDotSegment(folded)) return 'a dot segment';
+  if (folded.includes('\\')) return 'a backslash';
   return null;
 }
 
