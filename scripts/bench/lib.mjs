@@ -81,10 +81,21 @@ export function durationMs(text) {
 
 /** `value / reference` printed as a ratio with met / not met against `target` (at least, or at most with `atMost`). */
 export function verdict(label, value, target, { atMost = false, unit = 'x' } = {}) {
-  const met = atMost ? value <= target : value >= target;
-  const shown = unit === 'x' ? value.toFixed(3) : unit === 'ms' ? `${value.toFixed(1)} ms` : `${value} ${unit}`;
+  const meets = (v) => (atMost ? v <= target : v >= target);
+  const met = meets(value);
+  const shown = unit === 'x' ? fixedAsJudged(value, 3, meets) : unit === 'ms' ? `${fixedAsJudged(value, 1, meets)} ms` : `${value} ${unit}`;
   const wanted = unit === 'x' ? `${target}x` : unit === 'ms' ? `${target.toFixed(1)} ms` : `${target} ${unit}`;
   return `  ${label}: ${shown} (target ${atMost ? '<=' : '>='} ${wanted}): ${met ? 'met' : 'not met'}`;
+}
+
+/**
+ * `value` with `digits` decimals, or more where those would round it onto the other side of its
+ * target (0.39976 against 0.4 shows as 0.3998, not as a 0.400 that was not met).
+ */
+export function fixedAsJudged(value, digits, meets) {
+  let shown = value.toFixed(digits);
+  for (let more = digits + 1; more <= 10 && meets(Number(shown)) !== meets(value); more++) shown = value.toFixed(more);
+  return shown;
 }
 
 /** The figures of a wrk summary (run with --latency). */
