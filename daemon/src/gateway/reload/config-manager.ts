@@ -221,13 +221,16 @@ export class ConfigManager {
       return record;
     }
 
-    const changed = [...changedPaths(previous?.sources ?? new Map(), sources), ...changedPaths(previous?.referenced ?? new Map(), referenced)];
-    const diff = diffConfigs(previous?.config ?? null, loaded.config, previous ? changed : []);
     try {
       await this.#options.target.apply(loaded.config, { texts: loaded.texts });
     } catch (error) {
       return this.#finish({ ...base, result: 'failed', diff: null, error: error instanceof Error ? error.message : String(error) }, started);
     }
+    // Only the record reads the diff, so it is made once the new configuration serves: comparing
+    // every block's canonical form took a few ms of each save's way to serving (a third of the
+    // daemon's part of a 2-process reload of the benchmark's configuration).
+    const changed = [...changedPaths(previous?.sources ?? new Map(), sources), ...changedPaths(previous?.referenced ?? new Map(), referenced)];
+    const diff = diffConfigs(previous?.config ?? null, loaded.config, previous ? changed : []);
     this.#active = { config: loaded.config, sources, texts: loaded.texts, referenced, appliedAt: new Date().toISOString() };
     const record = this.#finish({ ...base, result: 'applied', diff, error: null }, started);
     await this.#refreshWatch();
