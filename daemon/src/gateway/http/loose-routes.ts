@@ -6,10 +6,10 @@
  * from each name (IIS and other servers on Windows) or read full-width letters as ASCII (IIS's
  * best-fit mapping, NFKC). Through a catch-all route, `/ADMIN/users`, `/admin;x/users`,
  * `/admin./users` or `/%EF%BD%81dmin/users` would reach such a backend's `/admin/users`
- * without the access rules of the gateway's `/admin/**`. A request whose path, compared that way, takes
- * another route with rules the route it took lacks (an access control, a permission, or a
- * method restriction) is refused with 400 (docs/gateway.md, "Routing"); so is one that names such
- * a path in `X-Original-URL` or `X-Rewrite-URL`.
+ * without the access rules of the gateway's `/admin/**`. A request whose path, compared that
+ * way, takes another route with rules the route it took lacks (an access control, a
+ * permission, or a method restriction) is refused with 400 (docs/gateway.md, "Routing"); so is
+ * one that names such a path in `X-Original-URL` or `X-Rewrite-URL`.
  */
 import type { Dyn, Permission } from '../config/model.js';
 import type { RequestInfo } from '../contracts.js';
@@ -17,7 +17,7 @@ import { GatewayError } from '../errors/error-types.js';
 import { patternKey, type PathPattern } from '../router/path-pattern.js';
 import { PathRouter, routingPath } from '../router/path-router.js';
 import { methodOverrides, STANDARD_METHODS } from './method-override.js';
-import { segmentProblem } from './request-path.js';
+import { NON_ASCII, segmentProblem } from './request-path.js';
 import type { RouteGroup, RouteTarget } from './runtime.js';
 
 /** What protects a route: the access controls, permissions and methods of its targets. */
@@ -42,7 +42,6 @@ export interface LooseRoutes {
 
 const STATIC_METHODS = ['GET', 'HEAD'];
 
-const NON_ASCII = /[^\x00-\x7f]/;
 /** What Windows drops from the end of each name in a path (IIS serves `/admin./x` and `/admin%20/x` as `/admin/x`). */
 const TRAILING_DOTS_AND_SPACES = /[. ]+$/;
 

@@ -51,14 +51,15 @@ export function segmentProblem(path: string): string | null {
     if (decoded.includes('\\')) return 'an encoded backslash';
     if (decoded.includes('\0')) return 'an encoded NUL byte';
     if (NON_ASCII.test(decoded)) {
-      const folded = compatibilityProblem(decoded);
-      if (folded !== null) return `${folded} in ${JSON.stringify(segment)}, written in full-width or other compatibility characters`;
+      const problem = compatibilityProblem(decoded);
+      if (problem !== null) return `${problem} in ${JSON.stringify(segment)}, written in full-width or other compatibility characters`;
     }
   }
   return null;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+/** A character outside ASCII: where Unicode normalisation may change a path segment. */
+export const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * What a segment decoded once holds once its compatibility characters are read as the ASCII
