@@ -92,7 +92,7 @@ export function verdict(label, value, target, { atMost = false, unit = 'x' } = {
  * `value` with `digits` decimals, or more where those would round it onto the other side of its
  * target (0.39976 against 0.4 shows as 0.3998, not as a 0.400 that was not met).
  */
-export function fixedAsJudged(value, digits, meets) {
+function fixedAsJudged(value, digits, meets) {
   let shown = value.toFixed(digits);
   for (let more = digits + 1; more <= 10 && meets(Number(shown)) !== meets(value); more++) shown = value.toFixed(more);
   return shown;
