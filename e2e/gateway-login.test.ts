@@ -59,6 +59,10 @@ describe('federated login in a browser', () => {
       await page.waitForURL(`http://127.0.0.1:${port}/`);
       const shown = JSON.parse((await page.textContent('body')) ?? '{}') as { signed_in_as: string; claims: Record<string, unknown> };
       expect(shown).toMatchObject({ signed_in_as: 'Alice Example', claims: { sub: 'alice', email: 'alice@example.test', groups: ['staff', 'admins'] } });
+      // The callback cleared the PKCE verifier's cookie (it served its one exchange) and set the session.
+      const cookies = (await page.context().cookies(`http://127.0.0.1:${port}/oidc/callback`)).map((c) => c.name);
+      expect(cookies).toContain('session');
+      expect(cookies).not.toContain('pkcecv');
       // The session cookie carries the next request without the provider.
       const before = op.count('/token');
       await page.reload();
@@ -106,6 +110,10 @@ describe('federated login in a browser', () => {
       await page.waitForURL(`http://127.0.0.1:${port}/`);
       const shown = JSON.parse((await page.textContent('body')) ?? '{}') as { signed_in_as: string; claims: Record<string, unknown> };
       expect(shown).toMatchObject({ signed_in_as: 'Alice Example', claims: { sub: 'alice', email: 'alice@example.test', groups: ['staff', 'admins'] } });
+      // The callback cleared the PKCE verifier's cookie (it served its one exchange) and set the session.
+      const cookies = (await page.context().cookies(`http://127.0.0.1:${port}/oidc/callback`)).map((c) => c.name);
+      expect(cookies).toContain('session');
+      expect(cookies).not.toContain('pkcecv');
     });
 
     it('refuses the same assertion posted again (replay)', async () => {

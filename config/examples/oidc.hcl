@@ -27,12 +27,16 @@ server "oidc-example" {
       headers = {
         cache-control = "no-store"
         location      = "/"
-        set-cookie    = "session=${jwt_sign("session", {
-          sub    = request.context.login.id_token_claims.sub
-          name   = request.context.login.userinfo.name
-          email  = request.context.login.userinfo.email
-          groups = request.context.login.userinfo.groups
-        })}; HttpOnly; Path=/; SameSite=Lax"
+        // The session, and the PKCE verifier's cookie cleared: it served its one exchange.
+        set-cookie = [
+          "session=${jwt_sign("session", {
+            sub    = request.context.login.id_token_claims.sub
+            name   = request.context.login.userinfo.name
+            email  = request.context.login.userinfo.email
+            groups = request.context.login.userinfo.groups
+          })}; HttpOnly; Path=/; SameSite=Lax",
+          "pkcecv=; HttpOnly; Path=/oidc/callback; Max-Age=0",
+        ]
       }
     }
   }
