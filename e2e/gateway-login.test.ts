@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcProvider, startSamlIdp, type OidcProviderHandle, type SamlIdp } from '../daemon/src/testing/login-providers/index.js';
 import { launchChromium, openPage } from './browser.js';
@@ -71,6 +71,7 @@ describe('federated login in a browser', () => {
       // The access line names the user; the code and the client secret never reach the log.
       await expect.poll(() => daemon.logs()).toMatch(/ alice \[.*"GET http:\/\/127\.0\.0\.1:\d+\/oidc\/callback\?.*code=\*\*\*/);
       expect(daemon.logs()).not.toContain('e2e-oidc-secret');
+      await expectSignOut(page, port, op.issuer);
     });
 
     it('a callback that did not start in this browser (no verifier cookie) is refused by the example\'s error handler', async (test) => {
@@ -110,10 +111,7 @@ describe('federated login in a browser', () => {
       await page.waitForURL(`http://127.0.0.1:${port}/`);
       const shown = JSON.parse((await page.textContent('body')) ?? '{}') as { signed_in_as: string; claims: Record<string, unknown> };
       expect(shown).toMatchObject({ signed_in_as: 'Alice Example', claims: { sub: 'alice', email: 'alice@example.test', groups: ['staff', 'admins'] } });
-      // The callback cleared the PKCE verifier's cookie (it served its one exchange) and set the session.
-      const cookies = (await page.context().cookies(`http://127.0.0.1:${port}/oidc/callback`)).map((c) => c.name);
-      expect(cookies).toContain('session');
-      expect(cookies).not.toContain('pkcecv');
+      await expectSignOut(page, port, idp.url);
     });
 
     it('refuses the same assertion posted again (replay)', async () => {
@@ -127,6 +125,21 @@ describe('federated login in a browser', () => {
     });
   });
 });
+
+/**
+ * /logout clears the session: the page says so, and the protected page, asked with the
+ * browser's cookies, sends it to the provider again (not followed: a provider that still has
+ * its own session would sign the browser straight back in).
+ */
+async function expectSignOut(page: Page, port: number, providerOrigin: string): Promise<void> {
+  await page.goto(`http://127.0.0.1:${port}/logout`);
+  expect(page.url()).toBe(`http://127.0.0.1:${port}/signed-out`);
+  expect(await page.textContent('body')).toContain('Signed out');
+  expect((await page.context().cookies(`http://127.0.0.1:${port}/`)).map((c) => c.name)).not.toContain('session');
+  const again = await page.request.get(`http://127.0.0.1:${port}/`, { maxRedirects: 0 });
+  expect(again.status()).toBe(303);
+  expect(new URL(again.headers()['location'] ?? '').origin).toBe(providerOrigin);
+}
 
 /** The SAMLRequest the gateway's protected page redirects to (what a browser would carry to the IdP). */
 async function authnRequestFrom(port: number): Promise<string> {

@@ -35,6 +35,22 @@ server "saml-example" {
       }
     }
   }
+
+  endpoint "/logout" {
+    response {
+      status = 303
+      headers = {
+        location   = "/signed-out"
+        set-cookie = "session=; HttpOnly; Path=/; Max-Age=0"
+      }
+    }
+  }
+
+  endpoint "/signed-out" {
+    response {
+      body = "Signed out. Open / to sign in again."
+    }
+  }
 }
 
 definitions {
