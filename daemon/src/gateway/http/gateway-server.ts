@@ -4,7 +4,7 @@
  * requests accepted for the shutdown delay, then listeners close and in-flight requests get
  * the shutdown timeout before their sockets are destroyed).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -293,6 +293,11 @@ export class GatewayServer implements ReloadTarget {
       const upgrade = this.#websockets.accept(req, socket, head);
       this.#onRequest(listener, req, upgrade.response, upgrade.hooks);
     });
+    // CONNECT (a tunnel through a forward proxy, which the gateway is not): Node hands such a
+    // request over with its socket and, with no listener, closes it unanswered and unlogged. It
+    // goes through the pipeline like any other request instead, which refuses its host:port
+    // target with 400 and an access line; then the connection closes.
+    server.on('connect', (req: IncomingMessage, socket: Duplex) => this.#onRequest(listener, req, responseOnSocket(req, socket)));
     server.on('clientError', (error: ClientError, socket: Duplex) => this.#onClientError(listener, error, socket));
     return new Promise<Listener>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException): void => {
@@ -515,6 +520,16 @@ export class GatewayServer implements ReloadTarget {
 }
 
 /** The hosts of the server blocks that listen on `port`, with where each block is (`hosts of server "a" (portico.hcl:12)`). */
+/** A response written straight to a socket Node handed over (a CONNECT request's); the socket closes after it. */
+function responseOnSocket(req: IncomingMessage, socket: Duplex): ServerResponse {
+  socket.on('error', () => socket.destroy());
+  const response = new ServerResponse(req);
+  response.shouldKeepAlive = false;
+  response.assignSocket(socket as Socket);
+  response.once('finish', () => socket.end());
+  return response;
+}
+
 function serversOn(config: GatewayConfig, port: number): string {
   const servers = config.servers.filter((server) => server.hosts.some((h) => h.port === port));
   const named = servers.map((server) => `${server.name === null ? 'server' : `server ${JSON.stringify(server.name)}`} (${server.range.filename}:${server.range.start.line})`);

@@ -6,17 +6,24 @@ import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
 import { originForm } from './front-limits.js';
 
 /** Sends one request line as given (no client normalises it) and gives the status line's code. */
-function sendTarget(base: string, target: string): Promise<number> {
-  const { hostname, port, host } = new URL(base);
+async function sendTarget(base: string, target: string): Promise<number> {
+  return statusOf(await sendRaw(base, `GET ${target} HTTP/1.1\r\nHost: ${new URL(base).host}\r\nConnection: close\r\n\r\n`));
+}
+
+/** Writes `raw` on a new connection and gives all the gateway sent until it closed the connection. */
+function sendRaw(base: string, raw: string): Promise<string> {
+  const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`));
+    const socket = connect(Number(port), hostname, () => socket.write(raw));
     let data = '';
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => (data += chunk));
-    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0)));
+    socket.on('end', () => resolve(data));
     socket.on('error', reject);
   });
 }
+
+const statusOf = (response: string): number => Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
 
 describe('request targets', () => {
   it('turns absolute-form into the path as sent and refuses any other form', () => {
@@ -43,5 +50,26 @@ describe('request targets', () => {
     expect(await sendTarget(base, `http://${host}/other?q=1`)).toBe(200);
     expect(await sendTarget(base, '/admins')).toBe(200);
     expect(backend.seen.map((r) => r.url)).toEqual(['/other?q=1', '/admins']);
+  });
+
+  // Node hands a CONNECT request over with its socket and, left alone, closes it without a word.
+  it('answers CONNECT with 400 and an access line, then closes the connection (no tunnel, no backend)', async () => {
+    const backend = await startBackend();
+    const gw = await startAccessGateway({ 'portico.hcl': adminBehindCatchAll(backend.origin) });
+    const base = gw.url('/');
+    const { host } = new URL(base);
+    // Tunnel bytes right behind the head and a request pipelined after it: neither is read.
+    const answer = await sendRaw(base, `CONNECT ${host} HTTP/1.1\r\nHost: ${host}\r\n\r\nGET /other HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+    expect(statusOf(answer)).toBe(400);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(answer.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(statusOf(await sendRaw(base, `CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n`))).toBe(400);
+    expect(backend.seen).toEqual([]);
+    await expect.poll(() => accessLines(gw).filter((l) => l['method'] === 'CONNECT').length).toBe(2);
+    const line = accessLines(gw).find((l) => l['method'] === 'CONNECT');
+    expect(line).toMatchObject({ status: 400, error_type: 'client_request' });
+    expect(String(line?.['message'])).toContain('host:port targets are not served');
+    // The gateway goes on serving.
+    expect(await sendTarget(base, '/other')).toBe(200);
   });
 });
