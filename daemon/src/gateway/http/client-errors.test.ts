@@ -56,6 +56,29 @@ describe('requests the front refuses before routing', () => {
     expect(logged[0]).toMatchObject({ method: 'GET', error_type: 'client_request' });
   });
 
+  it('answers an HTTP/2.0 request line (which the parser takes) with 505 and closes, as the peer does', async () => {
+    const gw = await startGateway(CONFIG);
+    const reply = await rawExchange(gw.url(), 'GET /two HTTP/2.0\r\nHost: a\r\n\r\n');
+    expect(reply.status).toBe(505);
+    expect(rawHeader(reply.text, 'connection')).toBe('close');
+    expect(reply.text).not.toContain('\r\n\r\nok');
+    expect(jsonRecords(gw.lines).find((r) => r.status === 505)).toMatchObject({ method: 'GET', error_type: 'client_request', message: expect.stringMatching(/HTTP\/2\.0 .*send HTTP\/1\.1/) });
+  });
+
+  it('refuses a request with more than one Host header (RFC 9112 §3.2): a proxy in front might have read another', async () => {
+    const gw = await startGateway(CONFIG);
+    for (const hosts of ['Host: a\r\nHost: b', 'Host: a\r\nhost: a', 'HOST: a\r\nX-A: 1\r\nhOsT: b']) {
+      const reply = await rawExchange(gw.url(), `GET /h HTTP/1.1\r\n${hosts}\r\n\r\n`);
+      expect([hosts, reply.status]).toEqual([hosts, 400]);
+      expect(reply.text).not.toContain('\r\n\r\nok');
+    }
+    const logged = jsonRecords(gw.lines).filter((r) => r.status === 400);
+    expect(logged).toHaveLength(3);
+    for (const record of logged) expect(record).toMatchObject({ error_type: 'client_request', message: 'more than one Host header; send exactly one' });
+    // One Host header, any case, and HTTP/1.0 without one are served.
+    for (const head of ['GET /h HTTP/1.1\r\nhOsT: a', 'GET /h HTTP/1.0']) expect((await rawExchange(gw.url(), `${head}\r\nConnection: close\r\n\r\n`)).status).toBe(200);
+  });
+
   it('logs an IPv4 client of a dual-stack listener by its IPv4 address', async () => {
     const gw = await startGateway(CONFIG, { limits: { maxHeaderBytes: 4096 }, listenHost: '::' });
     const reply = await rawExchange(gw.url(), `GET /big HTTP/1.1\r\nHost: a\r\nX-Big: ${'b'.repeat(8000)}\r\n\r\n`);

@@ -1,7 +1,8 @@
 /**
  * What the front refuses before any routing: the Node server options that bound how long a
  * client may take and how much it may send, and the checks of a parsed request line (too long
- * a target, an HTTP/0.9 request, HTTP/1.1 without Host) the parser lets through.
+ * a target, an HTTP/0.9 or HTTP/2.0 request line, HTTP/1.1 without Host, several Host headers)
+ * the parser lets through.
  */
 import type { IncomingMessage, ServerOptions } from 'node:http';
 import { DEFAULT_GATEWAY_FRONT, type GatewayFrontSettings } from './front-settings.js';
@@ -36,15 +37,32 @@ export function checkRequestLine(req: IncomingMessage, limits: FrontLimits): Gat
   if (Buffer.byteLength(target) > limits.maxUrlBytes) {
     return new GatewayError('client_request', `the request target is longer than ${limits.maxUrlBytes} bytes (PORTICO_GATEWAY_MAX_URL_LENGTH)`, { status: 414 });
   }
-  if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) {
+  // llhttp takes `HTTP/2.0` in a request line too; an HTTP/2 client starts with the PRI preface instead.
+  if (req.httpVersionMajor !== 1) {
+    return new GatewayError('client_request', `HTTP/${req.httpVersion} in an HTTP/1 request line is not served; send HTTP/1.1 or HTTP/1.0`, { status: 505, headers: { connection: 'close' } });
+  }
+  if (req.httpVersionMinor === 1 && req.headers.host === undefined) {
     return new GatewayError('client_request', 'an HTTP/1.1 request without a Host header');
   }
+  // Node keeps the first of several Host headers; a proxy in front might have used another, so
+  // the server (and its access rules) chosen here might not be the one it meant (RFC 9112 §3.2).
+  if (hostHeaders(req.rawHeaders) > 1) return new GatewayError('client_request', 'more than one Host header; send exactly one', { headers: { connection: 'close' } });
   if (originForm(target) === null) {
     return new GatewayError('client_request', `the request target ${JSON.stringify(target.slice(0, 64))} is neither a path ("/...") nor an absolute http(s) URL; "*" and host:port targets are not served`);
   }
   // A fragment is never sent to a server; a URL parser on the way to the backend would drop it after routing saw it.
   if (target.includes('#')) return new GatewayError('client_request', 'the request target contains "#" (a fragment); send it percent-encoded as %23');
   return null;
+}
+
+/** How many Host header lines a request has (rawHeaders: name, value, name, value, ...). */
+function hostHeaders(raw: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) n += 1;
+  }
+  return n;
 }
 
 /**
