@@ -50,6 +50,10 @@ export function checkRequestLine(req: IncomingMessage, limits: FrontLimits): Gat
   if (originForm(target) === null) {
     return new GatewayError('client_request', `the request target ${JSON.stringify(target.slice(0, 64))} is neither a path ("/...") nor an absolute http(s) URL; "*" and host:port targets are not served`);
   }
+  if (!target.startsWith('/')) {
+    const mismatch = authorityMismatch(target, req.headers.host);
+    if (mismatch !== null) return new GatewayError('client_request', mismatch, { headers: { connection: 'close' } });
+  }
   // A fragment is never sent to a server; a URL parser on the way to the backend would drop it after routing saw it.
   if (target.includes('#')) return new GatewayError('client_request', 'the request target contains "#" (a fragment); send it percent-encoded as %23');
   return null;
@@ -63,6 +67,27 @@ function hostHeaders(raw: readonly string[]): number {
     if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) n += 1;
   }
   return n;
+}
+
+/**
+ * Why an absolute-form target's authority does not name the host its Host header names, or
+ * null when both name the same (letter case and the scheme's default port aside) or there is
+ * no Host header (HTTP/1.0). RFC 9112 §3.2 has a client send the same in both; a server that
+ * picked by one while a proxy in front read the other would serve another server's routes than
+ * the proxy meant, so a request that differs is refused rather than read either way.
+ */
+function authorityMismatch(target: string, host: string | undefined): string | null {
+  const parts = /^(https?):\/\/([^/?#]*)/i.exec(target);
+  if (parts === null || host === undefined) return null;
+  const authority = parts[2] as string;
+  if (authority.includes('@')) return 'the request target carries user information ("user@host"); send the URL without it';
+  const defaultPort = (parts[1] as string).toLowerCase() === 'https' ? ':443' : ':80';
+  const plain = (h: string): string => {
+    const lower = h.toLowerCase();
+    return lower.endsWith(defaultPort) ? lower.slice(0, -defaultPort.length) : lower;
+  };
+  if (plain(authority) === plain(host)) return null;
+  return `the request target names the host ${JSON.stringify(authority.slice(0, 64))} and the Host header ${JSON.stringify(host.slice(0, 64))}; send the same host in both (RFC 9112 §3.2)`;
 }
 
 /**

@@ -52,6 +52,36 @@ describe('request targets', () => {
     expect(backend.seen.map((r) => r.url)).toEqual(['/other?q=1', '/admins']);
   });
 
+  // RFC 9112 §3.2: a client sends the target's authority as Host; the peer selects by the target,
+  // a proxy in front may have read either. One that differs is not read either way.
+  it('refuses an absolute-form target whose host is not the Host header\'s, and serves one that is', async () => {
+    const backend = await startBackend();
+    const gw = await startAccessGateway({ 'portico.hcl': adminBehindCatchAll(backend.origin) });
+    const base = gw.url('/');
+    const { host, hostname, port } = new URL(base);
+    const ask = (target: string, hostHeader: string): Promise<string> => sendRaw(base, `GET ${target} HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`);
+    for (const [target, hostHeader] of [
+      [`http://admin.example/other`, host],
+      [`http://${host}/other`, 'admin.example'],
+      [`http://${hostname}:1/other`, host],
+      [`http://user@${host}/other`, host],
+    ] as const) {
+      const answer = await ask(target, hostHeader);
+      expect([target, hostHeader, statusOf(answer)]).toEqual([target, hostHeader, 400]);
+    }
+    const refused = accessLines(gw).filter((l) => l['status'] === 400).map((l) => String(l['message']));
+    expect(refused[0]).toBe(`the request target names the host "admin.example" and the Host header "${host}"; send the same host in both (RFC 9112 §3.2)`);
+    expect(refused[3]).toContain('user information');
+    expect(backend.seen).toEqual([]);
+    // The same host in another letter case, or with the scheme's default port written out or left out, is the same host.
+    expect(statusOf(await ask(`HTTP://${hostname.toUpperCase()}:${port}/other`, host))).toBe(200);
+    expect(statusOf(await ask(`http://${hostname}:80/other`, hostname))).toBe(200);
+    expect(statusOf(await ask(`http://${hostname}/other`, `${hostname}:80`))).toBe(200);
+    // HTTP/1.0 without a Host header: the target's authority is all there is.
+    expect(statusOf(await sendRaw(base, `GET http://admin.example/other HTTP/1.0\r\n\r\n`))).toBe(200);
+    expect(backend.seen.map((r) => r.url)).toEqual(['/other', '/other', '/other', '/other']);
+  });
+
   // Node hands a CONNECT request over with its socket and, left alone, closes it without a word.
   it('answers CONNECT with 400 and an access line, then closes the connection (no tunnel, no backend)', async () => {
     const backend = await startBackend();
