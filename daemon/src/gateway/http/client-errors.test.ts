@@ -79,6 +79,22 @@ describe('requests the front refuses before routing', () => {
     for (const head of ['GET /h HTTP/1.1\r\nhOsT: a', 'GET /h HTTP/1.0']) expect((await rawExchange(gw.url(), `${head}\r\nConnection: close\r\n\r\n`)).status).toBe(200);
   });
 
+  it('refuses a Host header with a character no host has (user@, /, spaces inside, non-ASCII), as the peer does', async () => {
+    const gw = await startGateway(CONFIG);
+    for (const host of ['user@a', 'a/b', 'a b', 'ä.example', 'a\\b']) {
+      const reply = await rawExchange(gw.url(), `GET /h HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+      expect([host, reply.status]).toEqual([host, 400]);
+      expect(rawHeader(reply.text, 'connection')).toBe('close');
+    }
+    // Node reads header bytes as latin1, so the message shows a UTF-8 name's bytes one by one.
+    const logged = jsonRecords(gw.lines).filter((r) => r.status === 400);
+    expect(logged.map((r) => r.message)).toEqual(['user@a', 'a/b', 'a b', 'ä.example', 'a\\b'].map((h) => `the Host header ${JSON.stringify(Buffer.from(h).toString('latin1'))} holds a character no host name, address or port has; send host or host:port`));
+    // Names, addresses, ports, IPv6 with a zone, and what Node trims around a value are hosts.
+    for (const host of ['a.example', 'a-b_c.example:8080', '127.0.0.1:1', '[::1]:8080', '[fe80::1%25eth0]', '  a.example  ']) {
+      expect([host, (await rawExchange(gw.url(), `GET /h HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).status]).toEqual([host, 200]);
+    }
+  });
+
   it('logs an IPv4 client of a dual-stack listener by its IPv4 address', async () => {
     const gw = await startGateway(CONFIG, { limits: { maxHeaderBytes: 4096 }, listenHost: '::' });
     const reply = await rawExchange(gw.url(), `GET /big HTTP/1.1\r\nHost: a\r\nX-Big: ${'b'.repeat(8000)}\r\n\r\n`);

@@ -47,6 +47,10 @@ export function checkRequestLine(req: IncomingMessage, limits: FrontLimits): Gat
   // Node keeps the first of several Host headers; a proxy in front might have used another, so
   // the server (and its access rules) chosen here might not be the one it meant (RFC 9112 §3.2).
   if (hostHeaders(req.rawHeaders) > 1) return new GatewayError('client_request', 'more than one Host header; send exactly one', { headers: { connection: 'close' } });
+  const host = req.headers.host;
+  if (host !== undefined && NOT_IN_A_HOST.test(host)) {
+    return new GatewayError('client_request', `the Host header ${JSON.stringify(host.slice(0, 64))} holds a character no host name, address or port has; send host or host:port`, { headers: { connection: 'close' } });
+  }
   if (originForm(target) === null) {
     return new GatewayError('client_request', `the request target ${JSON.stringify(target.slice(0, 64))} is neither a path ("/...") nor an absolute http(s) URL; "*" and host:port targets are not served`);
   }
@@ -58,6 +62,14 @@ export function checkRequestLine(req: IncomingMessage, limits: FrontLimits): Gat
   if (target.includes('#')) return new GatewayError('client_request', 'the request target contains "#" (a fragment); send it percent-encoded as %23');
   return null;
 }
+
+/**
+ * A byte no `uri-host [ ":" port ]` has (RFC 9112 §3.2, RFC 3986 §3.2.2), leniently as the peer's
+ * Go server reads it: letters, digits, the unreserved and sub-delims characters, `%` (encoded
+ * bytes, IPv6 zones), `:` and brackets pass; `@` (user information a proxy might strip to find
+ * another host), `/`, spaces and anything else do not.
+ */
+const NOT_IN_A_HOST = /[^0-9A-Za-z!$%&'()*+,\-.:;=[\]_~]/;
 
 /** How many Host header lines a request has (rawHeaders: name, value, name, value, ...). */
 function hostHeaders(raw: readonly string[]): number {
