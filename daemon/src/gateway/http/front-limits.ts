@@ -1,8 +1,8 @@
 /**
  * What the front refuses before any routing: the Node server options that bound how long a
  * client may take and how much it may send, and the checks of a parsed request line (too long
- * a target, an HTTP/0.9 or HTTP/2.0 request line, HTTP/1.1 without Host, several Host headers)
- * the parser lets through.
+ * a target, an HTTP/0.9 or HTTP/2.0 request line, HTTP/1.1 without Host, several Host headers,
+ * a Host no host could be, an absolute URL naming another host) the parser lets through.
  */
 import type { IncomingMessage, ServerOptions } from 'node:http';
 import { DEFAULT_GATEWAY_FRONT, type GatewayFrontSettings } from './front-settings.js';

@@ -4,7 +4,7 @@
  * requests accepted for the shutdown delay, then listeners close and in-flight requests get
  * the shutdown timeout before their sockets are destroyed).
  */
-import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -18,6 +18,7 @@ import { DEFAULT_FRONT_LIMITS, nodeServerOptions, type FrontLimits } from './fro
 import { handleRequest, type PipelineDeps, type RequestSlot } from './request-pipeline.js';
 import { localHost } from './client-address.js';
 import { RequestLifetime } from './request-lifetime.js';
+import { responseOnSocket } from './socket-response.js';
 import { buildRuntime, type Runtime } from './runtime.js';
 import { createWebsocketUpgrades, type UpgradeHooks, type WebsocketUpgrades } from '../websockets/websocket-upgrades.js';
 
@@ -520,16 +521,6 @@ export class GatewayServer implements ReloadTarget {
 }
 
 /** The hosts of the server blocks that listen on `port`, with where each block is (`hosts of server "a" (portico.hcl:12)`). */
-/** A response written straight to a socket Node handed over (a CONNECT request's); the socket closes after it. */
-function responseOnSocket(req: IncomingMessage, socket: Duplex): ServerResponse {
-  socket.on('error', () => socket.destroy());
-  const response = new ServerResponse(req);
-  response.shouldKeepAlive = false;
-  response.assignSocket(socket as Socket);
-  response.once('finish', () => socket.end());
-  return response;
-}
-
 function serversOn(config: GatewayConfig, port: number): string {
   const servers = config.servers.filter((server) => server.hosts.some((h) => h.port === port));
   const named = servers.map((server) => `${server.name === null ? 'server' : `server ${JSON.stringify(server.name)}`} (${server.range.filename}:${server.range.start.line})`);

@@ -6,14 +6,14 @@
  * upgraded with the answer's headers and frames are relayed. Open connections are tracked
  * for shutdown.
  */
-import { ServerResponse, validateHeaderName, validateHeaderValue, type IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
+import { validateHeaderName, validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { CaCache } from '../backend/transport.js';
 import type { GatewayConfig } from '../config/model.js';
 import type { EndpointHandler, GatewayLogSink, GatewayResponse } from '../contracts.js';
 import { GatewayError } from '../errors/error-types.js';
+import { responseOnSocket } from '../http/socket-response.js';
 import { connectBackend, type OpenLeg } from './backend-leg.js';
 import { relayFrames, type Relay } from './frame-relay.js';
 import { upgradeEndpointHandler } from './upgrade-endpoint-handler.js';
@@ -97,11 +97,7 @@ export function createWebsocketUpgrades({ endpointHandler, logSink }: WebsocketU
 
     accept(req: IncomingMessage, socket: Duplex, head: Buffer): AcceptedUpgrade {
       // Node gave up the socket: its errors are ours until ws takes it.
-      socket.on('error', () => socket.destroy());
-      const response = new ServerResponse(req);
-      response.shouldKeepAlive = false;
-      response.assignSocket(socket as Socket);
-      response.once('finish', () => socket.end());
+      const response = responseOnSocket(req, socket);
       let leg: OpenLeg | null = null;
       let timeoutMs: number | null = null;
       let relaying = false;
