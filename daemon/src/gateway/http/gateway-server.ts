@@ -429,8 +429,11 @@ export class GatewayServer implements ReloadTarget {
     const slot: RequestSlot = upgrade ? { ...base, ...upgrade } : base;
     const entry: InFlight = { lifetime, res, done: null };
     connection.inflight.push(entry);
+    // Held here: Node's stream.pipeline sets `req.socket` to null when it destroys a request
+    // whose body a backend stopped reading (it answered first), which would leave settle nothing to read.
+    const socket = req.socket;
     const settle = (): void => {
-      connection.bytesAtRest = req.socket.bytesRead;
+      connection.bytesAtRest = socket.bytesRead;
       const at = connection.inflight.indexOf(entry);
       if (at !== -1) connection.inflight.splice(at, 1);
       if (connection.closed && connection.inflight.length === 0) this.#open.delete(connection);
