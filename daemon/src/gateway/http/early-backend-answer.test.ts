@@ -54,7 +54,7 @@ describe('a backend that answers before it read the upload', () => {
       const answer = await uploadUntilAnswered(gw.url(path), headers);
       expect([path, answer]).toEqual([path, { status: 200, body: 'early' }]);
     }
-    expect((await send(gw.url('/after'))).status).toBe(200);
+    expect((await send(gw.url('/'), '/after')).status).toBe(200);
     expect(accessLines(gw).map((l) => [l['method'], l['status']])).toEqual([
       ['POST', 200],
       ['POST', 200],
