@@ -19,6 +19,7 @@ import { handleRequest, type PipelineDeps, type RequestSlot } from './request-pi
 import { localHost } from './client-address.js';
 import { RequestLifetime } from './request-lifetime.js';
 import { responseOnSocket } from './socket-response.js';
+import { continueOnFirstRead } from './expect-continue.js';
 import { buildRuntime, type Runtime } from './runtime.js';
 import { createWebsocketUpgrades, type UpgradeHooks, type WebsocketUpgrades } from '../websockets/websocket-upgrades.js';
 
@@ -299,6 +300,11 @@ export class GatewayServer implements ReloadTarget {
     // goes through the pipeline like any other request instead, which refuses its host:port
     // target with 400 and an access line; then the connection closes.
     server.on('connect', (req: IncomingMessage, socket: Duplex) => this.#onRequest(listener, req, responseOnSocket(req, socket)));
+    // `Expect: 100-continue`: Node would send the 100 at once; it waits for the body's first read (expect-continue.ts).
+    server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      continueOnFirstRead(req, res);
+      this.#onRequest(listener, req, res);
+    });
     server.on('clientError', (error: ClientError, socket: Duplex) => this.#onClientError(listener, error, socket));
     return new Promise<Listener>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException): void => {
