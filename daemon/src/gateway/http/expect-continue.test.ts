@@ -76,6 +76,30 @@ describe('Expect: 100-continue', () => {
     ]);
   });
 
+  it('refuses any other expectation with 417 and an access line; HTTP/1.0 ignores Expect', async () => {
+    const backend = await startBackend();
+    const gw = await startAccessGateway({ 'portico.hcl': adminBehindCatchAll(backend.origin) });
+    const { hostname, port, host } = new URL(gw.url('/'));
+    const exchange = (head: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        let text = '';
+        const socket = connect(Number(port), hostname, () => socket.write(head));
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => (text += chunk));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+    const refused = await exchange(`GET /x HTTP/1.1\r\nHost: ${host}\r\nExpect: teapot\r\n\r\n`);
+    expect(refused).toMatch(/^HTTP\/1\.1 417 /);
+    expect(refused).toMatch(/\r\nconnection: close\r\n/i);
+    expect(await exchange(`GET /x HTTP/1.0\r\nHost: ${host}\r\nExpect: teapot\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
+    expect(backend.seen.map((r) => r.url)).toEqual(['/x']);
+    expect(accessLines(gw).map((l) => [l['status'], l['error_type'] ?? null, l['message'] ?? null])).toEqual([
+      [417, 'client_request', 'the expectation "teapot" cannot be met; only "100-continue" is understood'],
+      [200, null, null],
+    ]);
+  });
+
   it('answers a response block without asking for the body it does not read', async () => {
     const backend = await startBackend();
     const gw = await startAccessGateway({ 'portico.hcl': adminBehindCatchAll(backend.origin, '  endpoint "/static" {\n    response { body = "fixed" }\n  }') });

@@ -2,7 +2,8 @@
  * What the front refuses before any routing: the Node server options that bound how long a
  * client may take and how much it may send, and the checks of a parsed request line (too long
  * a target, an HTTP/0.9 or HTTP/2.0 request line, HTTP/1.1 without Host, several Host headers,
- * a Host no host could be, an absolute URL naming another host) the parser lets through.
+ * a Host no host could be, an absolute URL naming another host, an expectation other than
+ * 100-continue) the parser lets through.
  */
 import type { IncomingMessage, ServerOptions } from 'node:http';
 import { DEFAULT_GATEWAY_FRONT, type GatewayFrontSettings } from './front-settings.js';
@@ -43,6 +44,12 @@ export function checkRequestLine(req: IncomingMessage, limits: FrontLimits): Gat
   }
   if (req.httpVersionMinor === 1 && req.headers.host === undefined) {
     return new GatewayError('client_request', 'an HTTP/1.1 request without a Host header');
+  }
+  // Node answers an expectation other than 100-continue with 417 itself, unlogged, unless asked to
+  // leave it to the server (the `checkExpectation` listener); HTTP/1.0 ignores Expect (RFC 9110 §10.1.1).
+  const expectation = req.headers.expect;
+  if (expectation !== undefined && req.httpVersionMinor === 1 && !/^\s*100-continue\s*$/i.test(expectation)) {
+    return new GatewayError('client_request', `the expectation ${JSON.stringify(expectation.slice(0, 64))} cannot be met; only "100-continue" is understood`, { status: 417, headers: { connection: 'close' } });
   }
   // Node keeps the first of several Host headers; a proxy in front might have used another, so
   // the server (and its access rules) chosen here might not be the one it meant (RFC 9112 §3.2).

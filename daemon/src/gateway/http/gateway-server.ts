@@ -305,6 +305,8 @@ export class GatewayServer implements ReloadTarget {
       continueOnFirstRead(req, res);
       this.#onRequest(listener, req, res);
     });
+    // Any other expectation: Node would answer 417 unlogged; the pipeline refuses it with its access line (front-limits.ts).
+    server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => this.#onRequest(listener, req, res));
     server.on('clientError', (error: ClientError, socket: Duplex) => this.#onClientError(listener, error, socket));
     return new Promise<Listener>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException): void => {
