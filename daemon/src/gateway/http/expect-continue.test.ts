@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { accessLines, startAccessGateway } from '../access/testing/access-gateway.js';
 import { adminBehindCatchAll } from '../access/testing/endpoint-hcl.js';
 import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
+import { rawExchange } from './testing/raw-socket.js';
 
 /**
  * Sends a POST with `Expect: 100-continue` and a 5-byte body that it sends only after a 100
@@ -79,16 +80,8 @@ describe('Expect: 100-continue', () => {
   it('refuses any other expectation with 417 and an access line; HTTP/1.0 ignores Expect', async () => {
     const backend = await startBackend();
     const gw = await startAccessGateway({ 'portico.hcl': adminBehindCatchAll(backend.origin) });
-    const { hostname, port, host } = new URL(gw.url('/'));
-    const exchange = (head: string): Promise<string> =>
-      new Promise((resolve, reject) => {
-        let text = '';
-        const socket = connect(Number(port), hostname, () => socket.write(head));
-        socket.setEncoding('latin1');
-        socket.on('data', (chunk: string) => (text += chunk));
-        socket.on('end', () => resolve(text));
-        socket.on('error', reject);
-      });
+    const { host } = new URL(gw.url('/'));
+    const exchange = async (head: string): Promise<string> => (await rawExchange(gw.url('/'), head)).text;
     const refused = await exchange(`GET /x HTTP/1.1\r\nHost: ${host}\r\nExpect: teapot\r\n\r\n`);
     expect(refused).toMatch(/^HTTP\/1\.1 417 /);
     expect(refused).toMatch(/\r\nconnection: close\r\n/i);

@@ -42,7 +42,8 @@ export function checkRequestLine(req: IncomingMessage, limits: FrontLimits): Gat
   if (req.httpVersionMajor !== 1) {
     return new GatewayError('client_request', `HTTP/${req.httpVersion} in an HTTP/1 request line is not served; send HTTP/1.1 or HTTP/1.0`, { status: 505, headers: { connection: 'close' } });
   }
-  if (req.httpVersionMinor === 1 && req.headers.host === undefined) {
+  const host = req.headers.host;
+  if (req.httpVersionMinor === 1 && host === undefined) {
     return new GatewayError('client_request', 'an HTTP/1.1 request without a Host header');
   }
   // Node answers an expectation other than 100-continue with 417 itself, unlogged, unless asked to
@@ -54,7 +55,6 @@ export function checkRequestLine(req: IncomingMessage, limits: FrontLimits): Gat
   // Node keeps the first of several Host headers; a proxy in front might have used another, so
   // the server (and its access rules) chosen here might not be the one it meant (RFC 9112 §3.2).
   if (hostHeaders(req.rawHeaders) > 1) return new GatewayError('client_request', 'more than one Host header; send exactly one', { headers: { connection: 'close' } });
-  const host = req.headers.host;
   if (host !== undefined && NOT_IN_A_HOST.test(host)) {
     return new GatewayError('client_request', `the Host header ${JSON.stringify(host.slice(0, 64))} holds a character no host name, address or port has; send host or host:port`, { headers: { connection: 'close' } });
   }
@@ -62,7 +62,7 @@ export function checkRequestLine(req: IncomingMessage, limits: FrontLimits): Gat
     return new GatewayError('client_request', `the request target ${JSON.stringify(target.slice(0, 64))} is neither a path ("/...") nor an absolute http(s) URL; "*" and host:port targets are not served`);
   }
   if (!target.startsWith('/')) {
-    const mismatch = authorityMismatch(target, req.headers.host);
+    const mismatch = authorityMismatch(target, host);
     if (mismatch !== null) return new GatewayError('client_request', mismatch, { headers: { connection: 'close' } });
   }
   // A fragment is never sent to a server; a URL parser on the way to the backend would drop it after routing saw it.

@@ -1,9 +1,9 @@
-import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { accessLines, startAccessGateway } from '../access/testing/access-gateway.js';
 import { adminBehindCatchAll } from '../access/testing/endpoint-hcl.js';
 import { startBackend } from '../endpoint/testing/endpoint-gateway.js';
 import { originForm } from './front-limits.js';
+import { rawExchange } from './testing/raw-socket.js';
 
 /** Sends one request line as given (no client normalises it) and gives the status line's code. */
 async function sendTarget(base: string, target: string): Promise<number> {
@@ -11,17 +11,7 @@ async function sendTarget(base: string, target: string): Promise<number> {
 }
 
 /** Writes `raw` on a new connection and gives all the gateway sent until it closed the connection. */
-function sendRaw(base: string, raw: string): Promise<string> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(raw));
-    let data = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (data += chunk));
-    socket.on('end', () => resolve(data));
-    socket.on('error', reject);
-  });
-}
+const sendRaw = async (base: string, raw: string): Promise<string> => (await rawExchange(base, raw)).text;
 
 const statusOf = (response: string): number => Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
 
